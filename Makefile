@@ -1,0 +1,37 @@
+# Set-up and everyday commands. Every target creates or updates the virtualenv itself.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-all lint bench clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[train,test]'
+	touch $(STAMP)
+
+## Train MaskablePPO on Jungle Sweep for a few minutes and compare it with the heuristic.
+demo: $(STAMP)
+	$(PY) -m training.demo
+
+## The test suite (what CI runs): lint, then every test not marked slow.
+test: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m pytest -n 2 -q
+
+## Every test, the slow ones included.
+test-all: $(STAMP)
+	$(PY) -m pytest -n 2 -q -m ''
+
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+
+## Steps per second of every registered env.
+bench: $(STAMP)
+	$(PY) -m benchmarks.step_speed
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

@@ -1,0 +1,300 @@
+"""The contract every game's rules engine fulfils.
+
+A game is a set of functions over a mutable state object, in the style of pgx and
+OpenSpiel: whoever must act next (a seat, chance, or nobody once the game is over), the
+legal actions, applying an action, the pending chance event with its outcome
+probabilities, and per-player results. Nothing here imports Gymnasium: the env in
+``jungle_envs.core.env`` is a thin layer over this contract, and planners or tests can
+drive a game directly.
+
+Chance is explicit. When ``current_player(state) == CHANCE`` the caller asks for
+``chance_event(state)`` and applies one of its outcomes with ``apply_chance``. The env
+samples the outcome with its own generator; a test applies whichever outcome it needs.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import numpy as np
+
+from jungle_envs.core.state import GameState, StateError
+
+CHANCE = -1
+TERMINAL = -2
+
+
+class IllegalActionError(ValueError):
+    """An action that is inside the action space but not legal in the current state."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A documented, validated game option (a *(tunable)* of the rulings)."""
+
+    name: str
+    default: Any
+    doc: str
+    check: Callable[[Any], Any] | None = None  # returns the normalised value or raises
+
+    def resolve(self, value: Any) -> Any:
+        if self.check is None:
+            return value
+        try:
+            return self.check(value)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"invalid value for option {self.name!r}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Declarative header of a game, as OpenSpiel's GameType/GameInfo."""
+
+    name: str  # snake_case module name, e.g. "jungle_sweep"
+    env_name: str  # CamelCase id stem, e.g. "JungleSweep"
+    min_players: int
+    max_players: int
+    default_players: int
+    action_names: tuple[str, ...]
+    max_decisions: int  # bound on one seat's decisions in a game (the env's step limit)
+    chance: bool = True
+    hidden_information: bool = True
+    options: tuple[Option, ...] = field(default_factory=tuple)
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.action_names)
+
+    @property
+    def env_id(self) -> str:
+        return f"jungle_envs/{self.env_name}-v0"
+
+    @property
+    def player_counts(self) -> range:
+        return range(self.min_players, self.max_players + 1)
+
+
+@dataclass(frozen=True)
+class ChanceEvent:
+    """A pending random event: what is drawn or rolled, its outcomes and their odds."""
+
+    name: str
+    outcomes: tuple[int, ...]
+    probabilities: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.outcomes) != len(self.probabilities) or not self.outcomes:
+            raise ValueError("a chance event needs one probability per outcome")
+        if abs(sum(self.probabilities) - 1.0) > 1e-9:
+            raise ValueError(f"chance event {self.name!r}: probabilities do not sum to 1")
+
+    @classmethod
+    def weighted(cls, name: str, weights: dict[int, int]) -> ChanceEvent:
+        """An event whose outcomes are drawn in proportion to integer counts (a bag draw)."""
+        items = [(k, w) for k, w in weights.items() if w > 0]
+        total = sum(w for _, w in items)
+        return cls(name, tuple(k for k, _ in items), tuple(w / total for _, w in items))
+
+    def distribution(self) -> dict[int, float]:
+        """Outcome -> probability."""
+        return dict(zip(self.outcomes, self.probabilities, strict=True))
+
+    def sample(self, rng: np.random.Generator) -> int:
+        # Inverse-CDF sampling: one uniform draw, cheaper than rng.choice with p=.
+        u = rng.random()
+        acc = 0.0
+        for outcome, p in zip(self.outcomes, self.probabilities, strict=True):
+            acc += p
+            if u < acc:
+                return outcome
+        return self.outcomes[-1]
+
+
+class Game(ABC):
+    """A game with bound options and player count; stateless apart from that config.
+
+    Subclasses set ``spec`` and implement the abstract methods. States are plain objects
+    that the methods mutate in place; ``state.copy()`` gives an independent copy.
+    """
+
+    spec: ClassVar[GameSpec]
+    state_class: ClassVar[type[GameState]]
+
+    def __init__(self, num_players: int | None = None, **options: Any) -> None:
+        spec = self.spec
+        if num_players is None:
+            num_players = spec.default_players
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
+            raise TypeError(f"num_players must be an int, got {num_players!r}")
+        if not spec.min_players <= int(num_players) <= spec.max_players:
+            raise ValueError(
+                f"{spec.env_name} is played by {spec.min_players} to {spec.max_players} "
+                f"players; got num_players={num_players}"
+            )
+        known = {opt.name: opt for opt in spec.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise ValueError(
+                f"unknown option(s) {unknown} for {spec.env_name}; "
+                f"allowed: {sorted(known) or 'none'}"
+            )
+        self.num_players = int(num_players)
+        self.options = {
+            name: opt.resolve(options[name]) if name in options else opt.resolve(opt.default)
+            for name, opt in known.items()
+        }
+        self._setup()
+
+    def _setup(self) -> None:  # noqa: B027 - optional hook
+        """Derive constants from ``num_players`` and ``options`` (override as needed)."""
+
+    # --- the rules -------------------------------------------------------------------
+    @abstractmethod
+    def new_state(self) -> GameState:
+        """A fresh game; usually it starts with chance events (shuffles, set-up draws)."""
+
+    @abstractmethod
+    def current_player(self, state: GameState) -> int:
+        """The seat that must decide, or ``CHANCE``, or ``TERMINAL``."""
+
+    @abstractmethod
+    def legal_mask(self, state: GameState) -> np.ndarray:
+        """Bool mask over ``spec.num_actions`` for the deciding seat (empty if none)."""
+
+    @abstractmethod
+    def _apply_action(self, state: GameState, action: int) -> None:
+        """Apply a legal action (already checked)."""
+
+    @abstractmethod
+    def chance_event(self, state: GameState) -> ChanceEvent:
+        """The pending chance event; only valid when ``current_player`` is ``CHANCE``."""
+
+    @abstractmethod
+    def _apply_chance(self, state: GameState, outcome: int) -> None:
+        """Apply a chance outcome (already checked)."""
+
+    @abstractmethod
+    def scores(self, state: GameState) -> list[float]:
+        """Each seat's score as the rules count it (complete information)."""
+
+    @abstractmethod
+    def winners(self, state: GameState) -> list[int]:
+        """The winning seats of a finished game; empty when nobody wins."""
+
+    # --- views -----------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def observation_size(self) -> int: ...
+
+    @abstractmethod
+    def observe(self, state: GameState, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Float32 vector from ``seat``'s point of view; never shows others' secrets."""
+
+    @abstractmethod
+    def render(self, state: GameState, viewer: int | None = None) -> str:
+        """Readable text; hidden information is shown only to ``viewer`` (all if None)."""
+
+    @abstractmethod
+    def heuristic_policy(self) -> Any:
+        """The game's rule-based policy (an object with ``act(obs, mask, rng)``)."""
+
+    # --- checked entry points --------------------------------------------------------
+    def apply_action(self, state: GameState, action: int) -> None:
+        """Apply ``action`` for the deciding seat; raise without changing the state."""
+        player = self.current_player(state)
+        if player < 0:
+            what = "chance must be resolved" if player == CHANCE else "the game is over"
+            raise IllegalActionError(f"no seat is to decide: {what}")
+        action = check_action_index(action, self.spec.num_actions)
+        if not self.legal_mask(state)[action]:
+            raise IllegalActionError(
+                f"action {action} ({self.spec.action_names[action]}) is not legal for seat "
+                f"{player}; legal: {self.describe_actions(self.legal_actions(state))}"
+            )
+        self._apply_action(state, action)
+
+    def apply_chance(self, state: GameState, outcome: int) -> None:
+        """Apply one outcome of the pending chance event; raise if it is not possible."""
+        if self.current_player(state) != CHANCE:
+            raise IllegalActionError("no chance event is pending")
+        event = self.chance_event(state)
+        possible = [o for o, p in event.distribution().items() if p > 0]
+        if outcome not in possible:
+            raise IllegalActionError(
+                f"{outcome!r} is not a possible outcome of {event.name!r}; possible: {possible}"
+            )
+        self._apply_chance(state, int(outcome))
+
+    def legal_actions(self, state: GameState) -> list[int]:
+        return np.flatnonzero(self.legal_mask(state)).tolist()
+
+    def is_terminal(self, state: GameState) -> bool:
+        return self.current_player(state) == TERMINAL
+
+    def returns(self, state: GameState) -> list[float]:
+        """+1 for a sole winner, 0 for a shared win or when nobody wins, -1 for a loser."""
+        if not self.is_terminal(state):
+            return [0.0] * self.num_players
+        winners = self.winners(state)
+        if not winners:
+            return [0.0] * self.num_players
+        win_value = 1.0 if len(winners) == 1 else 0.0
+        return [win_value if seat in winners else -1.0 for seat in range(self.num_players)]
+
+    def describe_actions(self, actions: Sequence[int]) -> str:
+        return ", ".join(f"{a}={self.spec.action_names[a]}" for a in actions)
+
+    def final_details(self, state: GameState) -> dict[str, Any]:
+        """Extra per-player results for the env's final ``info`` (override as needed)."""
+        return {}
+
+    # --- persistence -----------------------------------------------------------------
+    def config(self) -> dict[str, Any]:
+        return {"num_players": self.num_players, **self.options}
+
+    def state_to_json(self, state: GameState) -> str:
+        payload = {
+            "game": self.spec.name,
+            "config": self.config(),
+            "state": state.to_dict(),
+        }
+        return json.dumps(payload, separators=(",", ":"))
+
+    def state_from_json(self, text: str) -> GameState:
+        """Rebuild a state saved by ``state_to_json``; raise ``StateError`` if malformed."""
+        try:
+            payload = json.loads(text)
+        except (TypeError, json.JSONDecodeError) as exc:
+            raise StateError(f"saved state is not valid JSON: {exc}") from None
+        if not isinstance(payload, dict) or set(payload) != {"game", "config", "state"}:
+            raise StateError("saved state must be an object with keys 'game', 'config', 'state'")
+        if payload["game"] != self.spec.name:
+            raise StateError(f"saved state is for game {payload['game']!r}, not {self.spec.name!r}")
+        if payload["config"] != json.loads(json.dumps(self.config())):
+            raise StateError(
+                f"saved state was made with config {payload['config']}, "
+                f"this game has {self.config()}"
+            )
+        state = self.state_class.from_dict(payload["state"])
+        self.validate_state(state)
+        return state
+
+    def validate_state(self, state: GameState) -> None:  # noqa: B027 - optional hook
+        """Raise ``StateError`` if ``state`` breaks an invariant of this game."""
+
+
+def check_action_index(action: Any, num_actions: int) -> int:
+    """Normalise an action to int; raise if it is not an integer in ``[0, num_actions)``."""
+    if isinstance(action, np.ndarray):
+        if action.shape not in ((), (1,)):
+            raise ValueError(f"action must be a single integer, got array of shape {action.shape}")
+        action = action.reshape(()).item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ValueError(f"action must be an integer in [0, {num_actions - 1}], got {action!r}")
+    if not 0 <= action < num_actions:
+        raise ValueError(f"action {action} is out of the action space [0, {num_actions - 1}]")
+    return int(action)

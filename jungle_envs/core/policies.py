@@ -1,0 +1,174 @@
+"""Opponent policies: plain objects with one method, plus a small name registry.
+
+A policy is anything with ``act(observation, action_mask, rng) -> int`` or a plain
+callable with that signature. ``observation`` is the flat float32 vector of the seat the
+policy plays, ``action_mask`` a bool array, ``rng`` a ``numpy.random.Generator`` owned by
+the env (so opponents are reproducible under ``reset(seed=...)``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from jungle_envs.core.game import Game
+
+
+@runtime_checkable
+class Policy(Protocol):
+    def act(
+        self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator
+    ) -> int: ...
+
+
+class RandomPolicy:
+    """Uniform over the legal actions."""
+
+    def act(self, observation, action_mask, rng) -> int:
+        legal = np.flatnonzero(action_mask)
+        return int(legal[rng.integers(len(legal))])
+
+
+class CallablePolicy:
+    """Adapts a function ``f(observation, action_mask, rng) -> int``."""
+
+    def __init__(self, fn: Callable[[np.ndarray, np.ndarray, np.random.Generator], int]) -> None:
+        self.fn = fn
+
+    def act(self, observation, action_mask, rng) -> int:
+        return self.fn(observation, action_mask, rng)
+
+
+class MaskablePPOPolicy:
+    """A trained sb3-contrib MaskablePPO model playing from its own seat's point of view.
+
+    ``deterministic=True`` plays the most likely legal action; otherwise the action is
+    sampled from the masked distribution with the env's generator, so games stay
+    reproducible. Works for models trained on the flat or the dict observation.
+    """
+
+    def __init__(self, model: Any, deterministic: bool = True) -> None:
+        if isinstance(model, (str, os.PathLike)):
+            model = load_maskable_ppo(model)
+        self.model = model
+        self.deterministic = deterministic
+        self._dict_obs = hasattr(model.observation_space, "spaces")
+
+    @property
+    def observation_size(self) -> int:
+        space = self.model.observation_space
+        if self._dict_obs:
+            space = space.spaces["observation"]
+        return int(np.prod(space.shape))
+
+    def act(self, observation, action_mask, rng) -> int:
+        import torch
+
+        mask = np.asarray(action_mask, dtype=bool)
+        obs: Any = observation
+        if self._dict_obs:
+            obs = {"observation": observation, "action_mask": mask.astype(np.int8)}
+        policy = self.model.policy
+        obs_tensor, _ = policy.obs_to_tensor(obs)
+        with torch.no_grad():
+            dist = policy.get_distribution(obs_tensor, action_masks=mask[None])
+            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+        probs = np.where(mask, probs, 0.0)
+        if self.deterministic:
+            return int(np.argmax(probs))
+        return int(rng.choice(len(probs), p=probs / probs.sum()))
+
+
+def load_maskable_ppo(path: str | os.PathLike) -> Any:
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise ImportError(
+            "loading a trained model needs the training extra: pip install 'jungle-envs[train]'"
+        ) from exc
+    if not os.path.exists(path) and not os.path.exists(f"{path}.zip"):
+        raise FileNotFoundError(f"no MaskablePPO model at {path!r}")
+    return MaskablePPO.load(path, device="cpu")
+
+
+PolicyFactory = Callable[["Game"], Policy]
+
+POLICY_REGISTRY: dict[str, PolicyFactory] = {
+    "random": lambda game: RandomPolicy(),
+    "heuristic": lambda game: game.heuristic_policy(),
+}
+
+
+def register_policy(name: str, factory: PolicyFactory) -> None:
+    """Make ``factory(game) -> policy`` available to envs under ``name``."""
+    if name in POLICY_REGISTRY:
+        raise ValueError(f"a policy named {name!r} is already registered")
+    POLICY_REGISTRY[name] = factory
+
+
+def make_policy(spec: Any, game: Game) -> Policy:
+    """Turn a name, a model path, a model, a policy object or a callable into a policy."""
+    if isinstance(spec, (str, os.PathLike)):
+        name = os.fspath(spec)
+        if name in POLICY_REGISTRY:
+            return POLICY_REGISTRY[name](game)
+        if name.endswith(".zip") or os.path.exists(name):
+            policy: Any = MaskablePPOPolicy(name)
+        else:
+            raise ValueError(
+                f"unknown opponent {name!r}; allowed: {sorted(POLICY_REGISTRY)}, "
+                "a path to a MaskablePPO .zip, a policy object or a callable"
+            )
+    elif hasattr(spec, "policy") and hasattr(spec, "predict"):
+        policy = MaskablePPOPolicy(spec)
+    elif isinstance(spec, Policy):
+        return spec
+    elif callable(spec):
+        return CallablePolicy(spec)
+    else:
+        raise TypeError(
+            f"an opponent must be a name {sorted(POLICY_REGISTRY)}, a model path, a "
+            f"MaskablePPO model, an object with act(observation, action_mask, rng) or a "
+            f"callable; got {spec!r}"
+        )
+    if policy.observation_size != game.observation_size:
+        raise ValueError(
+            f"the model expects observations of size {policy.observation_size}, "
+            f"{game.spec.env_name} with this config gives {game.observation_size}"
+        )
+    return policy
+
+
+def seat_policies(opponents: Any, game: Game) -> Callable[[int], dict[int, Policy]]:
+    """Resolve the env's ``opponents`` argument once; map a learner seat to seat->policy.
+
+    A single spec plays every other seat. A list of ``num_players - 1`` specs is read in
+    seat order starting after the learner; a list of ``num_players`` is read by absolute
+    seat, and the learner's own entry (which may be None) is ignored.
+    """
+    n = game.num_players
+    if isinstance(opponents, (list, tuple)):
+        specs: Sequence[Any] = opponents
+        if len(specs) == n - 1:
+            policies = [make_policy(s, game) for s in specs]
+            return lambda learner: {(learner + 1 + i) % n: policies[i] for i in range(n - 1)}
+        if len(specs) == n:
+            by_seat = [None if s is None else make_policy(s, game) for s in specs]
+
+            def absolute(learner: int) -> dict[int, Policy]:
+                missing = [s for s in range(n) if s != learner and by_seat[s] is None]
+                if missing:
+                    raise ValueError(f"no opponent given for seat(s) {missing}")
+                return {s: by_seat[s] for s in range(n) if s != learner}  # type: ignore[misc]
+
+            return absolute
+        raise ValueError(
+            f"a list of opponents needs {n - 1} entries (seats after the learner) or {n} "
+            f"(one per seat) for {n} players; got {len(specs)}"
+        )
+    policy = make_policy(opponents, game)
+    return lambda learner: {s: policy for s in range(n) if s != learner}

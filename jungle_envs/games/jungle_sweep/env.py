@@ -1,0 +1,56 @@
+"""The Gymnasium env for Jungle Sweep (``jungle_envs/JungleSweep-v0``)."""
+
+from __future__ import annotations
+
+from jungle_envs.core.env import JungleEnv
+from jungle_envs.games.jungle_sweep.game import JungleSweep
+
+
+class JungleSweepEnv(JungleEnv):
+    """
+    ## Description
+    Monkeys run clockwise round a ring of terrain tiles while a broom sweeps behind them.
+    Each dice round the active player rolls one die per monkey; the broom moves by the
+    sum, sweeping out every monkey it passes that is not on a palm. Then every player in
+    turn takes one of the rolled dice and moves its monkey by it. The longer a monkey
+    stays in, the more face-down coconuts it earns; after four rounds the highest coconut
+    value wins. With two players each runs two monkeys. Full rules: docs/rules/jungle_sweep.md.
+
+    ## Action Space
+    `Discrete(10)`: 0-5 take the die showing 0, 1, 2, 3, 4 or PALM; 6 enter the water
+    hole, 7 stay out of it; 8 take the hill's extra step, 9 stay on the hill. Use
+    `env.action_masks()` or `info["action_mask"]` for the legal ones.
+
+    ## Observation Space
+    `Box(0, 1, (328,), float32)` with the default options: the ring clockwise from the
+    broom (terrain and monkeys per field), per-monkey status with the observer's monkey
+    first, the dice pool, phase, round, player count, and the observer's own coconuts.
+    Other players' coconut values are hidden. `observation_mode="dict"` gives
+    `{"observation": ..., "action_mask": ...}`. The layout is documented in
+    `jungle_envs/games/jungle_sweep/encoding.py` and docs/rules/jungle_sweep.md.
+
+    ## Rewards
+    At the end: +1 for a sole win, 0 for a shared win, -1 for a loss (`reward="win"`).
+    `reward="score"` pays each coconut's value to its owner as it is drawn. An illegal
+    action ends the episode with -1 and `info["illegal_action"] = True`.
+
+    ## Episode End
+    Terminates after the fourth round's coconuts are drawn. Truncated by `TimeLimit` at
+    `spec.max_episode_steps` learner decisions (never reached: a safety net ends any round
+    after 200 dice rounds).
+
+    ## Arguments
+    `num_players` (2-6, default 4), `opponents` (`"random"`, `"heuristic"`, a MaskablePPO
+    model or path, an object with `act(obs, mask, rng)`, a callable, or a list per seat),
+    `agent_seat` (`"random"` or a seat), `render_mode` (`None`, `"ansi"`, `"human"`),
+    `observation_mode` (`"flat"`, `"dict"`), `illegal_action` (`"lose"`, `"raise"`),
+    `reward` (`"win"`, `"score"`), `skip_forced_actions` (default True), and the game
+    options `terrain` (non-palm tiles, default 8 paths, 1 quicksand, 1 clearing, 2 water
+    holes, 2 hills), `coconuts` (value -> count, default {0: 4, 1: 6, 2: 5, 3: 3, 4: 2})
+    and `max_dice_rounds` (default 200).
+    """
+
+    game_class = JungleSweep
+
+
+ENV = JungleSweepEnv

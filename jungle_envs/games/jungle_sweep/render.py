@@ -1,0 +1,68 @@
+"""Jungle Sweep as text: the ring, broom, monkeys, dice pool and coconuts."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jungle_envs.games.jungle_sweep.tables import (
+    DIE_FACE_LABELS,
+    GAME_OVER,
+    NUM_FACES,
+    PALM,
+    PHASE_NAMES,
+    ROUNDS,
+    TERRAIN_SYMBOLS,
+)
+
+if TYPE_CHECKING:
+    from jungle_envs.games.jungle_sweep.game import JungleSweep
+    from jungle_envs.games.jungle_sweep.state import JungleSweepState
+
+LEGEND = "P=palm J=jungle path Q=quicksand C=clearing W=water hole H=hill; B=broom, digits=monkeys"
+
+
+def monkey_label(game: JungleSweep, m: int) -> str:
+    if game.num_monkeys == game.num_players:
+        return str(m)
+    return f"{m % game.num_players}{'ab'[m // game.num_players]}"  # seat + which monkey
+
+
+def render(game: JungleSweep, state: JungleSweepState, viewer: int | None = None) -> str:
+    lines = [
+        f"Jungle Sweep, {game.num_players} players | round {min(state.round + 1, ROUNDS)}/"
+        f"{ROUNDS} | dice round {state.dice_round + 1} | {PHASE_NAMES[state.phase]}"
+    ]
+    if state.ring:
+        width = 4
+        fields, pieces = [], []
+        for i, code in enumerate(state.ring):
+            symbol = TERRAIN_SYMBOLS[code if code < PALM else PALM]
+            fields.append(symbol.ljust(width))
+            here = "B" if i == state.broom else ""
+            occupants = [m for m, pos in enumerate(state.monkey_pos) if pos == i]
+            if occupants and state.phase != GAME_OVER:
+                here += monkey_label(game, occupants[0])
+            if i == state.pending:
+                here += "*"
+            pieces.append((here or ".").ljust(width))
+        lines.append("ring  " + "".join(fields) + " (clockwise, then back to the start)")
+        lines.append("      " + "".join(pieces))
+        lines.append("      " + LEGEND + "; *=pending landing")
+    if state.phase != GAME_OVER and any(state.pool):
+        dice = " ".join(DIE_FACE_LABELS[f] for f in range(NUM_FACES) for _ in range(state.pool[f]))
+        lines.append(f"dice pool: {dice}   (held by monkey {monkey_label(game, state.active)})")
+    if state.phase != GAME_OVER:
+        out = [monkey_label(game, m) for m in state.leaving_order]
+        lines.append(f"swept out this round: {', '.join(out) if out else 'none'}")
+    lines.append("coconuts:")
+    for seat in range(game.num_players):
+        monkeys = list(range(seat, game.num_monkeys, game.num_players))
+        values = [v for m in monkeys for v in state.coconuts[m]]
+        shown = viewer is None or viewer == seat
+        detail = f"value {sum(values)} {sorted(values)}" if shown else "values hidden"
+        marker = "  <- you" if viewer == seat else ""
+        lines.append(f"  seat {seat}: {len(values)} coconuts, {detail}{marker}")
+    if state.phase == GAME_OVER:
+        winners = game.winners(state)
+        lines.append(f"game over: winner(s) {', '.join(f'seat {w}' for w in winners)}")
+    return "\n".join(lines)
