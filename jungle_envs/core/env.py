@@ -41,6 +41,14 @@ CHOICES = {
 MAX_RESETS_WITHOUT_DECISION = 100
 
 
+class UnsupportedRenderMode(ValueError, TypeError):
+    """A render mode the env cannot produce.
+
+    Also a TypeError so callers that probe render modes keep working: Stable-Baselines3's
+    ``make_vec_env`` asks for ``"rgb_array"`` and retries without it on a TypeError.
+    """
+
+
 class OpponentError(RuntimeError):
     """An opponent policy answered with an action that is not legal."""
 
@@ -78,7 +86,8 @@ class JungleEnv(gym.Env):
             ("render_mode", render_mode),
         ):
             if value not in CHOICES[name]:
-                raise ValueError(f"{name}={value!r} is not one of {list(CHOICES[name])}")
+                error = UnsupportedRenderMode if name == "render_mode" else ValueError
+                raise error(f"{name}={value!r} is not one of {list(CHOICES[name])}")
         game = self.game_class(num_players, **game_options)
         seats = range(game.num_players)
         if agent_seat != "random" and (
@@ -117,6 +126,7 @@ class JungleEnv(gym.Env):
         self.state = None
         self.agent_seat = 0
         self._opponents: dict[int, Any] = {}
+        self._needs_obs: dict[int, bool] = {}
         self._opponent_rng = np.random.default_rng()
         self._mask = np.ones(n_actions, dtype=bool)
         self._done = False
@@ -134,6 +144,10 @@ class JungleEnv(gym.Env):
         else:
             self.agent_seat = int(self.agent_seat_option)
         self._opponents = self._resolve_opponents(self.agent_seat)
+        self._needs_obs = {
+            seat: getattr(policy, "uses_observation", True)
+            for seat, policy in self._opponents.items()
+        }
         for _ in range(MAX_RESETS_WITHOUT_DECISION):
             self.state = self.game.new_state()
             self._done = False
@@ -207,9 +221,9 @@ class JungleEnv(gym.Env):
                     continue
                 self._mask = mask
                 return
-            action = self._opponents[player].act(
-                game.observe(state, player), mask, self._opponent_rng
-            )
+            policy = self._opponents[player]
+            obs = game.observe(state, player) if self._needs_obs[player] else None
+            action = policy.act(obs, mask, self._opponent_rng)
             try:
                 action = check_action_index(action, self.action_space.n)
             except ValueError as exc:

@@ -3,7 +3,9 @@
 A policy is anything with ``act(observation, action_mask, rng) -> int`` or a plain
 callable with that signature. ``observation`` is the flat float32 vector of the seat the
 policy plays, ``action_mask`` a bool array, ``rng`` a ``numpy.random.Generator`` owned by
-the env (so opponents are reproducible under ``reset(seed=...)``).
+the env (so opponents are reproducible under ``reset(seed=...)``). A policy that sets
+``uses_observation = False`` gets ``None`` as its observation, which saves the env from
+building one.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ class Policy(Protocol):
 
 class RandomPolicy:
     """Uniform over the legal actions."""
+
+    uses_observation = False  # the env may pass None instead of building one
 
     def act(self, observation, action_mask, rng) -> int:
         legal = np.flatnonzero(action_mask)

@@ -76,60 +76,78 @@ def focus_monkey(game: JungleSweep, state: JungleSweepState, seat: int) -> int:
 
 
 def observe(game: JungleSweep, state: JungleSweepState, seat: int, out=None) -> np.ndarray:
-    size = game.observation_size
-    obs = np.zeros(size, dtype=np.float32) if out is None else out
+    obs = np.zeros(game.observation_size, dtype=np.float32) if out is None else out
     if out is not None:
         obs.fill(0.0)
     monkeys = game.num_monkeys
     focus = focus_monkey(game, state, seat)
-    ring = state.ring
-    ring_size = len(ring)
+    ring_size = len(state.ring)
     start = state.broom if state.broom >= 0 else 0
     fields = obs[: game.max_ring_size * FIELD_FEATURES].reshape(-1, FIELD_FEATURES)
-    for i in range(ring_size):
-        code = ring[(start + i) % ring_size]
-        fields[i, TERRAIN_COLUMN[code if code < PALM else PALM]] = 1.0
-    in_ring = ring_size > 0 and state.phase != GAME_OVER
-    for m, pos in enumerate(state.monkey_pos):
-        if pos >= 0 and in_ring:
-            fields[(pos - start) % ring_size, NUM_TERRAINS + (m - focus) % monkeys] = 1.0
+    if ring_size:
+        order = (np.arange(ring_size) + start) % ring_size
+        fields[:ring_size, :NUM_TERRAINS] = terrain_one_hot(game, state.ring)[order]
+    if ring_size and state.phase != GAME_OVER:
+        for m, pos in enumerate(state.monkey_pos):
+            if pos >= 0:
+                fields[(pos - start) % ring_size, NUM_TERRAINS + (m - focus) % monkeys] = 1.0
     if state.pending >= 0:
         fields[(state.pending - start) % ring_size, FIELD_FEATURES - 1] = 1.0
 
-    offset = game.max_ring_size * FIELD_FEATURES
     deciding = state.phase in DECISION_PHASES
+    slots = [0.0] * (MAX_MONKEYS * MONKEY_FEATURES)
     for m in range(monkeys):
-        row = offset + ((m - focus) % monkeys) * MONKEY_FEATURES
-        order = (m - state.active) % monkeys
-        obs[row] = 1.0
-        obs[row + 1] = state.monkey_pos[m] >= 0
-        obs[row + 2] = m % game.num_players == seat
-        obs[row + 3] = deciding and order >= state.turn
-        obs[row + 4] = m == state.active
-        obs[row + 5] = deciding and m == state.mover
-        obs[row + 6] = min(len(state.coconuts[m]) / 8.0, 1.0)
-    offset += MAX_MONKEYS * MONKEY_FEATURES
+        row = ((m - focus) % monkeys) * MONKEY_FEATURES
+        slots[row : row + MONKEY_FEATURES] = (
+            1.0,
+            state.monkey_pos[m] >= 0,
+            m % game.num_players == seat,
+            deciding and (m - state.active) % monkeys >= state.turn,
+            m == state.active,
+            deciding and m == state.mover,
+            min(len(state.coconuts[m]) / 8.0, 1.0),
+        )
+    offset = game.max_ring_size * FIELD_FEATURES
+    obs[offset : offset + len(slots)] = slots
+    offset += len(slots)
 
+    tail = [0.0] * (NUM_FACES + 3 + ROUNDS + 1 + 5 + 1 + len(game.coconut_values) + 1)
     if deciding:
-        obs[offset : offset + NUM_FACES] = np.asarray(state.pool, dtype=np.float32) / game.num_dice
-        obs[offset + NUM_FACES + DECISION_PHASES.index(state.phase)] = 1.0
-    offset += NUM_FACES + 3
+        tail[:NUM_FACES] = [n / game.num_dice for n in state.pool]
+        tail[NUM_FACES + DECISION_PHASES.index(state.phase)] = 1.0
+    at = NUM_FACES + 3
     if state.round < ROUNDS:
-        obs[offset + state.round] = 1.0
-    offset += ROUNDS
-    obs[offset] = min(state.dice_round / 20.0, 1.0)
-    obs[offset + 1 + game.num_players - MIN_PLAYERS] = 1.0
-    offset += 6
-    obs[offset] = sum(state.supply) / max(sum(game.initial_supply), 1)
-    offset += 1
+        tail[at + state.round] = 1.0
+    at += ROUNDS
+    tail[at] = min(state.dice_round / 20.0, 1.0)
+    tail[at + 1 + game.num_players - MIN_PLAYERS] = 1.0
+    at += 6
+    tail[at] = sum(state.supply) / max(sum(game.initial_supply), 1)
+    at += 1
     own_value = 0
     for m in range(seat, monkeys, game.num_players):
         for value in state.coconuts[m]:
-            obs[offset + game.coconut_values.index(value)] += 1.0 / 16.0
+            tail[at + game.coconut_values.index(value)] += 1.0 / 16.0
             own_value += value
-    obs[offset + len(game.coconut_values)] = min(own_value / 64.0, 1.0)
-    np.clip(obs, 0.0, 1.0, out=obs)
+    tail[at + len(game.coconut_values)] = own_value / 64.0
+    obs[offset:] = tail
+    np.minimum(obs[offset:], 1.0, out=obs[offset:])
     return obs
+
+
+def terrain_one_hot(game: JungleSweep, ring: list[int]) -> np.ndarray:
+    """Terrain one-hot rows per ring field, cached per ring (a ring lasts a whole round)."""
+    key = tuple(ring)
+    cache = game.encoding_cache
+    rows = cache.get(key)
+    if rows is None:
+        if len(cache) > 64:
+            cache.clear()
+        rows = np.zeros((len(ring), NUM_TERRAINS), dtype=np.float32)
+        for i, code in enumerate(ring):
+            rows[i, TERRAIN_COLUMN[code if code < PALM else PALM]] = 1.0
+        cache[key] = rows
+    return rows
 
 
 @dataclass

@@ -114,7 +114,11 @@ class JungleSweep(Game):
             )
         self.max_ring_size = MAX_MONKEYS + sum(self.terrain.values())
         self._ring_tiles = [self._tiles_for_round(r) for r in range(ROUNDS)]
+        self._ring_counts = [
+            [tiles[code] for code in range(PALM + MAX_MONKEYS)] for tiles in self._ring_tiles
+        ]
         self._observation_size = encoding.observation_size(self)
+        self.encoding_cache: dict[tuple[int, ...], np.ndarray] = {}
 
     def _tiles_for_round(self, round_index: int) -> Counter:
         # Codes 0..4 are terrain (see tables); palms are PALM + monkey slot.
@@ -128,6 +132,13 @@ class JungleSweep(Game):
     def ring_tiles(self, round_index: int) -> Counter:
         """The multiset of tile codes making up the ring in a round."""
         return self._ring_tiles[round_index].copy()
+
+    def tiles_left(self, state: JungleSweepState) -> dict[int, int]:
+        """Tile code -> count still to lay in this round's ring."""
+        counts = list(self._ring_counts[state.round])
+        for code in state.ring:
+            counts[code] -= 1
+        return {code: n for code, n in enumerate(counts) if n}
 
     def ring_size(self, round_index: int) -> int:
         return sum(self._ring_tiles[round_index].values())

@@ -7,7 +7,6 @@ policy can look ahead with exactly the engine's rules.
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent
@@ -155,8 +154,7 @@ def chance_event(game: JungleSweep, state: JungleSweepState) -> ChanceEvent:
         counts = dict(zip(game.coconut_values, state.supply, strict=True))
         return ChanceEvent.weighted("draw a coconut (value)", counts)
     if phase == LAY_RING:
-        remaining = game.ring_tiles(state.round) - Counter(state.ring)
-        return ChanceEvent.weighted("lay the next ring tile (tile code)", dict(remaining))
+        return ChanceEvent.weighted("lay the next ring tile (tile code)", game.tiles_left(state))
     raise ValueError(f"no chance event in phase {phase}")
 
 

@@ -1,0 +1,1 @@
+"""Speed measurements of the package's envs (run as modules, e.g. benchmarks.step_speed)."""

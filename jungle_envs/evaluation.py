@@ -1,0 +1,127 @@
+"""Play a policy against opponents and measure how often it wins.
+
+Light on dependencies (Gymnasium and NumPy): a trained model is loaded only when one is
+asked for. A game won by k seats together counts 1/k to each, so with N equal players the
+expected win rate is exactly 1/N.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from jungle_envs.core.policies import make_policy
+
+
+def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion (successes may be fractional)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class SeatRecord:
+    games: int = 0
+    wins: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass
+class EvaluationResult:
+    env_id: str
+    num_players: int
+    games: int = 0
+    wins: float = 0.0  # shared wins count 1/k
+    sole_wins: int = 0
+    shared_wins: int = 0
+    illegal_actions: int = 0
+    score_total: float = 0.0
+    decisions: int = 0
+    per_seat: dict[int, SeatRecord] = field(default_factory=dict)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def mean_score(self) -> float:
+        return self.score_total / self.games if self.games else 0.0
+
+    @property
+    def chance_rate(self) -> float:
+        return 1.0 / self.num_players
+
+    def summary(self) -> str:
+        lo, hi = self.ci95
+        return (
+            f"win rate {self.win_rate:.3f} (95% CI {lo:.3f}-{hi:.3f}) over {self.games} games "
+            f"[chance {self.chance_rate:.3f}], mean score {self.mean_score:.2f}, "
+            f"illegal actions {self.illegal_actions}"
+        )
+
+
+def evaluate(
+    env_id: str,
+    agent: Any,
+    opponents: Any = "random",
+    games: int = 1000,
+    num_players: int | None = None,
+    seed: int = 0,
+    **env_kwargs: Any,
+) -> EvaluationResult:
+    """Play ``games`` games of ``agent`` against ``opponents``, rotating the agent's seat.
+
+    ``agent`` is anything the env accepts as an opponent: a name ("random", "heuristic"),
+    a MaskablePPO model or path, a policy object or a callable. Game i is seeded with
+    ``seed + i`` and puts the agent in seat ``i % num_players``.
+    """
+    probe = gym.make(env_id, num_players=num_players, **env_kwargs)
+    players = probe.unwrapped.num_players
+    envs = [
+        gym.make(env_id, num_players=players, opponents=opponents, agent_seat=seat, **env_kwargs)
+        for seat in range(players)
+    ]
+    policy = make_policy(agent, probe.unwrapped.game)
+    rng = np.random.default_rng(seed)
+    result = EvaluationResult(env_id, players)
+    for i in range(games):
+        seat = i % players
+        env = envs[seat]
+        obs, info = env.reset(seed=seed + i)
+        done = False
+        while not done:
+            action = policy.act(obs, info["action_mask"].astype(bool), rng)
+            obs, _, terminated, truncated, info = env.step(action)
+            result.decisions += 1
+            done = terminated or truncated
+        record = result.per_seat.setdefault(seat, SeatRecord())
+        record.games += 1
+        result.games += 1
+        if info.get("illegal_action"):
+            result.illegal_actions += 1
+            continue
+        winners = info["winners"]
+        if seat in winners:
+            credit = 1.0 / len(winners)
+            result.wins += credit
+            record.wins += credit
+            result.sole_wins += len(winners) == 1
+            result.shared_wins += len(winners) > 1
+        result.score_total += info["scores"][seat]
+    return result

@@ -1,0 +1,150 @@
+"""What the generic env promises beyond Gymnasium's checker, on every registered env."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import jungle_envs
+from jungle_envs.core.game import CHANCE, TERMINAL
+
+ENV_IDS = [pytest.param(env_id, id=env_id.split("/")[1]) for env_id in jungle_envs.ENV_IDS]
+
+
+def play(env, seed, rng=None):
+    """One masked-random episode; returns the rewards and the final info."""
+    rng = rng or np.random.default_rng(seed)
+    _, info = env.reset(seed=seed)
+    rewards, done = [], False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, terminated, truncated, info = env.step(action)
+        rewards.append(reward)
+        done = terminated or truncated
+    return rewards, info
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_make_registers_a_step_limit_and_keeps_action_masks_reachable(env_id):
+    env = gym.make(env_id)
+    assert env.spec.max_episode_steps == env.unwrapped.game.spec.max_decisions
+    _, info = env.reset(seed=0)
+    np.testing.assert_array_equal(env.action_masks(), info["action_mask"].astype(bool))
+    assert env.get_wrapper_attr("action_masks")().dtype == bool
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_dict_observation_mode_carries_the_mask(env_id):
+    env = gym.make(env_id, observation_mode="dict")
+    check_env(env.unwrapped)
+    obs, info = env.reset(seed=1)
+    assert set(obs) == {"observation", "action_mask"}
+    assert env.observation_space.contains(obs)
+    np.testing.assert_array_equal(obs["action_mask"], info["action_mask"])
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_learner_sees_its_own_seat_and_decides_after_every_step(env_id):
+    env = gym.make(env_id, num_players=3, agent_seat=2)
+    base = env.unwrapped
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=0)
+    done = False
+    while not done:
+        assert info["agent_seat"] == 2
+        assert base.game.current_player(base.state) == 2
+        np.testing.assert_array_equal(obs, base.game.observe(base.state, 2))
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, _, done, _, info = env.step(action)
+    assert base.game.current_player(base.state) == TERMINAL
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_random_agent_seat_visits_every_seat(env_id):
+    env = gym.make(env_id, num_players=4)
+    seats = {env.reset(seed=s)[1]["agent_seat"] for s in range(40)}
+    assert seats == {0, 1, 2, 3}
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_win_reward_arrives_once_at_the_end_even_when_opponents_finish(env_id):
+    env = gym.make(env_id, num_players=4)
+    for seed in range(30):
+        rewards, info = play(env, seed)
+        assert all(r == 0.0 for r in rewards[:-1])
+        assert rewards[-1] == info["returns"][info["agent_seat"]]
+        assert rewards[-1] in (-1.0, 0.0, 1.0)
+        winners = info["winners"]
+        expected = (
+            1.0
+            if winners == [info["agent_seat"]]
+            else (0.0 if info["agent_seat"] in winners or not winners else -1.0)
+        )
+        assert rewards[-1] == expected
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_score_reward_adds_up_to_the_final_score(env_id):
+    env = gym.make(env_id, num_players=4, reward="score")
+    for seed in range(20):
+        rewards, info = play(env, seed)
+        assert sum(rewards) == pytest.approx(info["scores"][info["agent_seat"]])
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_final_info_holds_scores_and_winners(env_id):
+    env = gym.make(env_id, num_players=3)
+    _, info = play(env, 5)
+    assert len(info["scores"]) == 3 and set(info["winners"]) <= {0, 1, 2}
+    assert info["returns"] == jungle_envs.make_game(env_id, 3).returns(env.unwrapped.state)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_forced_actions_are_played_for_the_learner_unless_asked_not_to(env_id):
+    def single_choice_seen(skip):
+        env = gym.make(env_id, num_players=4, skip_forced_actions=skip)
+        seen = False
+        rng = np.random.default_rng(0)
+        for seed in range(10):
+            _, info = env.reset(seed=seed)
+            done = False
+            while not done:
+                seen |= int(info["action_mask"].sum()) == 1
+                action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+                _, _, done, _, info = env.step(action)
+        return seen
+
+    assert not single_choice_seen(True)
+    assert single_choice_seen(False)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_ansi_render_is_text_and_human_render_prints(env_id, capsys):
+    env = gym.make(env_id, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str) and len(text.splitlines()) > 3
+    human = gym.make(env_id, render_mode="human")
+    human.reset(seed=0)
+    assert human.render() is None
+    assert capsys.readouterr().out.strip() == text.strip()
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_engine_chance_events_are_proper_distributions(env_id):
+    game = jungle_envs.make_game(env_id)
+    state = game.new_state()
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        player = game.current_player(state)
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            event = game.chance_event(state)
+            assert sum(event.probabilities) == pytest.approx(1.0)
+            assert all(p > 0 for p in event.probabilities)
+            game.apply_chance(state, event.sample(rng))
+        else:
+            game.apply_action(state, game.legal_actions(state)[0])

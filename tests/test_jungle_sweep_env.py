@@ -1,0 +1,103 @@
+"""Jungle Sweep through the env: hidden coconuts, the observation, the heuristic."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+from jungle_sweep_positions import RING_A, position
+
+from jungle_envs.evaluation import evaluate
+from jungle_envs.games.jungle_sweep.encoding import decode
+from jungle_envs.games.jungle_sweep.tables import PALM_FACE, ROLL, WATER_ENTER, WATER_STAY
+
+ENV_ID = "jungle_envs/JungleSweep-v0"
+
+
+def test_other_players_coconut_values_never_reach_the_observation():
+    game, state = position(RING_A, pool="0 1 2 3")
+    other = state.copy()
+    state.coconuts[1], other.coconuts[1] = [1, 1], [4, 4]  # same count, other values
+    state.supply[game.coconut_values.index(1)] -= 2
+    other.supply[game.coconut_values.index(4)] -= 2
+    game.validate_state(state)
+    game.validate_state(other)
+    np.testing.assert_array_equal(game.observe(state, 0), game.observe(other, 0))
+    assert not np.array_equal(game.observe(state, 1), game.observe(other, 1))
+
+
+def test_set_aside_coconuts_stay_unseen():
+    game, state = position("Q J J P0 J W H J C P1 J P2 J J", num_players=3, phase=ROLL)
+    other = state.copy()
+    state.supply[1] -= 4
+    state.set_aside[1] = 4  # four 1s set aside
+    other.supply[4] -= 2
+    other.supply[3] -= 2
+    other.set_aside[4], other.set_aside[3] = 2, 2  # two 4s and two 3s
+    game.validate_state(state)
+    game.validate_state(other)
+    for seat in range(3):
+        np.testing.assert_array_equal(game.observe(state, seat), game.observe(other, seat))
+
+
+def test_observation_puts_the_broom_first_and_the_deciding_monkey_in_slot_zero():
+    game, state = position(
+        RING_A, monkeys={0: 4, 1: 9, 2: 11, 3: 13}, broom=2, pool="0 1", active=3, turn=2
+    )  # monkey 1 decides
+    view = decode(game, game.observe(state, 1))
+    assert view.terrain[0] == 0  # field 2, a jungle path, under the broom
+    assert view.position(0) == 9 - 2  # monkey 1, seven fields ahead of the broom
+    assert view.position(3) == 4 - 2  # monkey 0 sits three slots after monkey 1
+    assert view.mine == [True, False, False, False]
+    assert view.pool == [1, 1, 0, 0, 0, 0]
+
+
+def test_heuristic_takes_the_die_that_reaches_a_palm():
+    # Monkey 0 on field 12 just ahead of the broom: 1 step reaches the palm on 13.
+    game, state = position(RING_A, monkeys={0: 12, 1: 9, 2: 11, 3: 3}, broom=10, pool="0 1 3 4")
+    policy = game.heuristic_policy()
+    action = policy.act(game.observe(state, 0), game.legal_mask(state), np.random.default_rng(0))
+    assert action == 1
+
+
+def test_heuristic_enters_a_water_hole_further_from_the_broom():
+    game, state = position(RING_A, monkeys={0: 4, 1: 9, 2: 11, 3: 13}, broom=3, pool="1 0 0 0")
+    game.apply_action(state, 1)  # onto the water hole on 5: further from the broom
+    policy = game.heuristic_policy()
+    obs, mask = game.observe(state, 0), game.legal_mask(state)
+    assert policy.act(obs, mask, None) == WATER_ENTER
+    assert WATER_STAY in game.legal_actions(state)
+
+
+def test_heuristic_with_its_monkey_out_takes_the_die_an_opponent_needs():
+    game, state = position(
+        RING_A, monkeys={1: 12, 2: 11, 3: 3}, swept=(0,), broom=10, pool="0 1 3 P"
+    )
+    policy = game.heuristic_policy()
+    action = policy.act(game.observe(state, 0), game.legal_mask(state), None)
+    assert action in (1, PALM_FACE)  # both save monkey 1 (on 12) by reaching a palm
+
+
+def test_heuristic_beats_random_opponents_clearly():
+    result = evaluate(ENV_ID, "heuristic", "random", games=300, num_players=4, seed=123)
+    lo, _ = result.ci95
+    assert lo > 0.4  # chance is 0.25
+    assert result.illegal_actions == 0
+
+
+def test_random_policy_wins_about_its_share():
+    result = evaluate(ENV_ID, "random", "random", games=400, num_players=4, seed=7)
+    lo, hi = result.ci95
+    assert lo < 0.25 < hi
+
+
+def test_two_player_env_runs_both_monkeys_of_the_learner():
+    env = gym.make(ENV_ID, num_players=2, agent_seat=0, skip_forced_actions=False)
+    base = env.unwrapped
+    _, info = env.reset(seed=0)
+    movers = set()
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        movers.add(base.state.mover)
+        _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert movers == {0, 2}

@@ -1,0 +1,1 @@
+"""Training and evaluation scripts for MaskablePPO agents on the package's envs."""
