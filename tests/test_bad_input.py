@@ -86,6 +86,7 @@ def test_unknown_option_names_the_allowed_ones(env_id):
         gym.make(env_id, colour="blue")
 
 
+@pytest.mark.filterwarnings("ignore::UserWarning")  # gymnasium.make warns of the mode too
 @pytest.mark.parametrize("env_id", ENV_IDS)
 @pytest.mark.parametrize(
     "option,value",
