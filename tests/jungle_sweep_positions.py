@@ -78,13 +78,15 @@ def position(
         dice_round=0,
         pool=counts,
         turn=turn,
-        move_from=-1,
         pending=-1,
         supply=list(game.initial_supply),
         set_aside=[0] * len(game.coconut_values),
         coconuts=[[] for _ in range(game.num_monkeys)],
         awards=[],
     )
+    one = game.coconut_values.index(1)
+    state.supply[one] -= game.set_aside_count  # three players: four 1s lie aside unseen
+    state.set_aside[one] += game.set_aside_count
     game.validate_state(state)
     return game, state
 

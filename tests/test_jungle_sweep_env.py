@@ -27,12 +27,12 @@ def test_other_players_coconut_values_never_reach_the_observation():
 
 def test_set_aside_coconuts_stay_unseen():
     game, state = position("Q J J P0 J W H J C P1 J P2 J J", num_players=3, phase=ROLL)
-    other = state.copy()
-    state.supply[1] -= 4
-    state.set_aside[1] = 4  # four 1s set aside
+    other = state.copy()  # four 1s set aside in state; two 4s and two 3s in other
+    other.supply[1] += 4
+    other.set_aside[1] = 0
     other.supply[4] -= 2
     other.supply[3] -= 2
-    other.set_aside[4], other.set_aside[3] = 2, 2  # two 4s and two 3s
+    other.set_aside[4], other.set_aside[3] = 2, 2
     game.validate_state(state)
     game.validate_state(other)
     for seat in range(3):

@@ -206,3 +206,52 @@ def test_two_players_alternate_their_two_monkeys():
         order.append(game.current_player(state))
         take(game, state, "0")
     assert order == [0, 1, 0, 1]
+
+
+def test_number_move_skips_a_palm_the_broom_blocks():
+    game, state = position(monkeys={0: 7, 1: 1, 2: 11, 3: 13}, broom=9, pool="2 0 0 0")
+    take(game, state, "2")  # 8 (the clearing, passed), 9 (broom: skipped), 10
+    assert state.monkey_pos[0] == 10 and state.phase == CHOOSE_DIE
+
+
+def test_hill_step_onto_another_hill_offers_another_step():
+    ring = "Q J J P0 J H H J C P1 J P2 J P3"
+    game, state = position(ring, monkeys={0: 4, 1: 9, 2: 11, 3: 13}, pool="1 0 0 0")
+    take(game, state, "1")
+    assert state.phase == HILL_CHOICE and state.pending == 6
+    game.apply_action(state, HILL_STEP)
+    assert state.phase == HILL_CHOICE and state.monkey_pos[0] == 6 and state.pending == 7
+    game.apply_action(state, HILL_STEP)
+    assert state.monkey_pos[0] == 7 and state.turn == 1
+
+
+def test_clearing_reroll_onto_a_hill_offers_the_step():
+    ring = "Q J J P0 J C H J W P1 J P2 J P3"
+    game, state = position(ring, monkeys={0: 4, 1: 9, 2: 11, 3: 13}, pool="1 0 0 0")
+    take(game, state, "1")
+    roll(game, state, "1")
+    assert state.phase == HILL_CHOICE and state.monkey_pos[0] == 6 and state.pending == 7
+
+
+def test_move_cut_short_by_the_quicksand_still_lands_on_a_water_hole():
+    ring = "Q J J P0 J P1 H J P2 C J P3 J W"
+    game, state = position(ring, monkeys={0: 12, 1: 5, 2: 8, 3: 11}, broom=2, pool="2 0 0 0")
+    take(game, state, "2")  # 13 (water), then the quicksand would need two steps
+    assert state.phase == WATER and state.pending == 13
+
+
+def test_two_player_dice_order_from_a_later_active_monkey():
+    game, state = position(RING_A, num_players=2, active=3, pool="0 0 0 0")
+    order = []
+    for _ in range(4):
+        order.append((state.mover, game.current_player(state)))
+        take(game, state, "0")
+    assert order == [(3, 1), (0, 0), (1, 1), (2, 0)]
+
+
+def test_swept_monkey_can_hold_the_dice_and_choose_first():
+    game, state = position(monkeys={0: 3, 2: 11, 3: 13}, swept=(1,), active=0, pool="0 0 0 0")
+    take(game, state, "0 0 0 0")
+    assert state.active == 1 and game.current_player(state) == CHANCE
+    roll(game, state, "0 0 0 1")
+    assert game.current_player(state) == 1 and state.mover == 1

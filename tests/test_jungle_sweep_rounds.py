@@ -142,6 +142,25 @@ def test_broom_sweeps_monkeys_off_palms_in_the_order_it_reaches_them():
     assert state.broom == 8 and state.phase == CHOOSE_DIE
 
 
+def test_broom_going_on_past_occupied_palms_sweeps_the_monkey_it_stops_on():
+    game, state = position(RING_BROOM, monkeys={0: 2, 1: 3, 2: 4, 3: 12}, phase=ROLL)
+    roll(game, state, "2 0 0 0")  # 2 and 3 are palms with monkeys: on to 4
+    assert state.broom == 4 and state.leaving_order == [2]
+
+
+def test_broom_lapping_the_ring_sweeps_a_monkey_once():
+    game, state = position(RING_BROOM, monkeys={0: 2, 1: 3, 2: 1, 3: 12}, phase=ROLL)
+    roll(game, state, "4 4 4 4")  # 16 fields on a ring of 14: field 1 is passed twice
+    assert state.leaving_order == [2]
+    assert state.broom == 4  # 16 ends on 2: two occupied palms, then 4
+
+
+def test_broom_stands_still_when_the_dice_show_only_zero_and_palm():
+    game, state = position(RING_BROOM, monkeys={0: 2, 1: 3, 2: 1, 3: 12}, phase=ROLL)
+    roll(game, state, "0 P 0 P")
+    assert state.broom == 0 and state.leaving_order == [] and state.phase == CHOOSE_DIE
+
+
 def test_broom_stopping_on_a_monkey_sweeps_it():
     game, state = position(RING_BROOM, monkeys={0: 4, 1: 3, 2: 10, 3: 12}, phase=ROLL)
     roll(game, state, "4 0 0 0")
@@ -181,6 +200,31 @@ def test_six_players_first_two_out_get_nothing():
     assert state.awards == [2, 3, 4, 5, 5]
 
 
+def test_three_players_first_out_nothing_then_one_then_two():
+    ring = "Q J J P0 J W H J C P1 J P2 J J"
+    game, state = position(ring, monkeys={0: 1, 1: 2, 2: 4}, num_players=3, phase=ROLL)
+    roll(game, state, "4 0 0")
+    assert state.leaving_order == [0, 1, 2]
+    assert state.awards == [1, 2, 2]
+
+
+def test_five_players_first_out_nothing_then_one_each_then_two():
+    ring = "Q J J J J P0 P1 P2 P3 P4 J J W H"
+    monkeys = {0: 1, 1: 2, 2: 3, 3: 4, 4: 9}
+    game, state = position(ring, monkeys=monkeys, num_players=5, phase=ROLL)
+    roll(game, state, "4 0 0 0 0")
+    assert state.awards == [1, 2, 3, 4, 4]
+
+
+def test_two_players_score_each_monkey_for_the_team():
+    game, state = position(RING_BROOM, monkeys={0: 1, 1: 4, 2: 7, 3: 12}, num_players=2, phase=ROLL)
+    roll(game, state, "4 3 0 0")
+    assert state.awards == [1, 2, 3, 3]  # as with four monkeys
+    for value in (4, 1, 3, 2):
+        game.apply_chance(state, value)
+    assert game.scores(state) == [1.0, 9.0]  # seat 0: monkeys 0, 2; seat 1: monkeys 1, 3
+
+
 def test_coconuts_are_drawn_from_the_supply_for_each_award():
     game, state = position(RING_BROOM, monkeys={0: 1, 1: 4, 2: 7, 3: 12}, phase=ROLL)
     roll(game, state, "4 3 0 0")
@@ -191,6 +235,29 @@ def test_coconuts_are_drawn_from_the_supply_for_each_award():
     assert state.coconuts == [[], [4], [1], [3, 2]]
     assert sum(state.supply) == 12
     assert state.phase == LAY_RING and state.round == 1
+
+
+def test_later_rounds_start_with_the_first_palm_after_the_broom():
+    game, state = position(RING_BROOM, monkeys={0: 1, 1: 4, 2: 7, 3: 12}, phase=ROLL)
+    roll(game, state, "4 3 0 0")
+    for value in (4, 1, 3, 2):
+        game.apply_chance(state, value)
+    ring = "J P1 Q J P3 J P0 W H C J P2 J"  # one jungle path fewer
+    for code in parse_ring(ring):
+        game.apply_chance(state, code)
+    assert state.round == 1 and state.broom == 2 and state.active == 3
+    assert state.monkey_pos == [6, 1, 11, 4] and state.leaving_order == []
+
+
+def test_last_draw_of_round_four_ends_the_game():
+    game, state = position(RING_BROOM, monkeys={0: 1, 1: 4, 2: 7, 3: 12}, phase=ROLL, round_index=3)
+    roll(game, state, "4 3 0 0")
+    for value in (4, 1, 3):
+        game.apply_chance(state, value)
+    assert game.current_player(state) == CHANCE
+    game.apply_chance(state, 2)
+    assert state.phase == GAME_OVER and game.current_player(state) == TERMINAL
+    assert game.winners(state) == [3]
 
 
 def test_safety_net_sweeps_the_rest_clockwise_from_the_broom():
@@ -244,6 +311,25 @@ def test_equal_value_and_count_share_the_win():
     game, state = finished(4, [[4, 1], [3, 2], [1], [1]])
     assert game.winners(state) == [0, 1]
     assert game.returns(state) == [0.0, 0.0, -1.0, -1.0]
+
+
+def test_hollow_coconuts_count_in_the_tie_break():
+    ring = "Q J J J J P0 P1 P2 P3 P4 J J W H"
+    game, state = position(ring, num_players=5, phase=ROLL, round_index=3)
+    for m, values in enumerate([[2, 0], [2], [1], [1], [0]]):
+        for v in values:
+            state.supply[game.coconut_values.index(v)] -= 1
+        state.coconuts[m] = values
+    state.phase, state.round = GAME_OVER, 4
+    game.validate_state(state)
+    assert game.winners(state) == [0]
+
+
+def test_two_players_equal_teams_and_best_monkey_then_count_then_shared():
+    game, state = finished(2, [[4], [4], [1, 1], [2]])
+    assert game.winners(state) == [0]  # 6 each, best monkey 4 each, 3 coconuts against 2
+    game, state = finished(2, [[4], [4], [1], [1]])
+    assert game.winners(state) == [0, 1]
 
 
 def test_two_players_score_as_a_team_ties_broken_by_the_best_monkey():

@@ -5,13 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jungle_envs.games.jungle_sweep.tables import (
+    CHOOSE_DIE,
     DIE_FACE_LABELS,
     GAME_OVER,
+    HILL_CHOICE,
     NUM_FACES,
     PALM,
     PHASE_NAMES,
     ROUNDS,
     TERRAIN_SYMBOLS,
+    WATER,
 )
 
 if TYPE_CHECKING:
@@ -51,6 +54,11 @@ def render(game: JungleSweep, state: JungleSweepState, viewer: int | None = None
     if state.phase != GAME_OVER and any(state.pool):
         dice = " ".join(DIE_FACE_LABELS[f] for f in range(NUM_FACES) for _ in range(state.pool[f]))
         lines.append(f"dice pool: {dice}   (held by monkey {monkey_label(game, state.active)})")
+    if state.phase in (CHOOSE_DIE, WATER, HILL_CHOICE):
+        mover = state.mover
+        lines.append(
+            f"to decide: seat {mover % game.num_players} for monkey {monkey_label(game, mover)}"
+        )
     if state.phase != GAME_OVER:
         out = [monkey_label(game, m) for m in state.leaving_order]
         lines.append(f"swept out this round: {', '.join(out) if out else 'none'}")

@@ -129,7 +129,6 @@ def new_state(game: JungleSweep) -> JungleSweepState:
         dice_round=0,
         pool=[0] * NUM_FACES,
         turn=0,
-        move_from=-1,
         pending=-1,
         supply=list(game.initial_supply),
         set_aside=[0] * nvals,
@@ -218,7 +217,7 @@ def _move(state: JungleSweepState, m: int, face: int) -> bool:
     if target == start:
         return True
     if terrain[target] == WATER_HOLE:
-        state.move_from, state.pending, state.phase = start, target, WATER
+        state.pending, state.phase = target, WATER
         return False
     state.monkey_pos[m] = target
     return _land(state, m)
@@ -241,7 +240,7 @@ def _land(state: JungleSweepState, m: int) -> bool:
 
 
 def _finish_move(game: JungleSweep, state: JungleSweepState) -> None:
-    state.phase, state.pending, state.move_from = CHOOSE_DIE, -1, -1
+    state.phase, state.pending = CHOOSE_DIE, -1
     state.turn += 1
     if state.turn < game.num_monkeys:
         return

@@ -9,17 +9,21 @@ from typing import TYPE_CHECKING
 from jungle_envs.core.state import GameState, StateError
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
+    CLEARING,
     DRAW_COCONUT,
     GAME_OVER,
+    HILL,
     HILL_CHOICE,
     LAY_RING,
     NUM_FACES,
+    PALM,
     PHASE_NAMES,
     REROLL,
     ROLL,
     ROUNDS,
     SET_ASIDE,
     WATER,
+    WATER_HOLE,
 )
 
 if TYPE_CHECKING:
@@ -38,7 +42,6 @@ class JungleSweepState(GameState):
     dice_round: int  # dice rounds completed this round
     pool: list[int]  # dice per face: rolled so far (ROLL), or still to take
     turn: int  # monkeys that have taken a die this dice round
-    move_from: int  # where the current move started (a water hole's "stay")
     pending: int  # where a water-hole or hill decision would put the monkey, else -1
     supply: list[int]  # face-down coconuts per value (index into game.coconut_values)
     set_aside: list[int]  # coconuts per value set aside unseen (3 players)
@@ -58,32 +61,27 @@ def validate(state: JungleSweepState, game: JungleSweep) -> None:
         if not ok:
             raise StateError(message)
 
-    monkeys, nvals = game.num_monkeys, len(game.coconut_values)
-    need(0 <= state.phase < len(PHASE_NAMES), f"phase {state.phase} unknown")
+    monkeys, nvals, phase = game.num_monkeys, len(game.coconut_values), state.phase
+    need(0 <= phase < len(PHASE_NAMES), f"phase {phase} unknown")
     need(0 <= state.round <= ROUNDS, f"round {state.round} outside 0..{ROUNDS}")
-    need((state.phase == GAME_OVER) == (state.round == ROUNDS), "only a finished game has round 4")
+    need((phase == GAME_OVER) == (state.round == ROUNDS), "only a finished game has round 4")
     need(len(state.monkey_pos) == monkeys, f"monkey_pos needs {monkeys} entries")
     need(len(state.coconuts) == monkeys, f"coconuts needs {monkeys} entries")
     need(len(state.pool) == NUM_FACES, f"pool needs {NUM_FACES} counts")
     need(all(c >= 0 for c in state.pool), "pool counts must be >= 0")
-    need(sum(state.pool) <= game.num_dice, f"more than {game.num_dice} dice in the pool")
-    need(len(state.supply) == nvals and len(state.set_aside) == nvals, f"{nvals} coconut values")
-    need(all(c >= 0 for c in state.supply + state.set_aside), "coconut counts must be >= 0")
-    need(all(0 <= a < monkeys for a in state.awards), "awards name unknown monkeys")
-    need(0 <= state.active < monkeys and 0 <= state.turn <= monkeys, "active/turn out of range")
+    need(0 <= state.active < monkeys and 0 <= state.turn < monkeys, "active/turn out of range")
     need(0 <= state.dice_round <= game.max_dice_rounds, "dice_round out of range")
-    drawn = Counter(v for vals in state.coconuts for v in vals)
-    need(set(drawn) <= set(game.coconut_values), "a coconut has an unknown value")
-    for i, value in enumerate(game.coconut_values):
-        total = state.supply[i] + state.set_aside[i] + drawn[value]
-        need(total == game.initial_supply[i], f"coconuts of value {value} do not add up")
+    _validate_coconuts(state, game, need, nvals)
 
     expected = game.ring_tiles(min(state.round, ROUNDS - 1))
     laid = Counter(state.ring)
     need(all(laid[code] <= expected[code] for code in laid), "ring holds tiles not in the box")
     complete = sum(laid.values()) == sum(expected.values())
-    need(complete or state.phase in (SET_ASIDE, LAY_RING), "the ring is incomplete")
-    if state.phase in (SET_ASIDE, LAY_RING):
+    need(complete != (phase in (SET_ASIDE, LAY_RING)), "the ring does not fit the phase")
+    decision = phase in (CHOOSE_DIE, WATER, HILL_CHOICE)
+    need(state.pending == -1 or phase in (WATER, HILL_CHOICE), "a pending field needs a decision")
+    if phase in (SET_ASIDE, LAY_RING):
+        need(not any(state.pool) and state.turn == 0, "no dice before the ring is laid")
         return
     size = len(state.ring)
     need(0 <= state.broom < size, "broom is off the ring")
@@ -92,17 +90,46 @@ def validate(state: JungleSweepState, game: JungleSweep) -> None:
     need(len(set(placed)) == len(placed) and state.broom not in placed, "two pieces share a field")
     out = [m for m, p in enumerate(state.monkey_pos) if p == -1]
     need(sorted(state.leaving_order) == out, "leaving order must list exactly the swept monkeys")
-    decision = state.phase in (CHOOSE_DIE, WATER, HILL_CHOICE)
-    need(not decision or state.turn < monkeys, "no monkey is left to decide")
-    if state.phase in (WATER, HILL_CHOICE):
-        need(0 <= state.pending < size, "a landing decision needs a pending field")
-        need(state.monkey_pos[state.mover] != -1, "a swept monkey has no landing to decide")
-    if state.phase == REROLL:
-        need(state.monkey_pos[state.mover] != -1, "a swept monkey cannot re-roll")
-    if state.phase in (CHOOSE_DIE, WATER, HILL_CHOICE, REROLL):
-        taking = game.num_dice - state.turn - (state.phase != CHOOSE_DIE)
-        need(sum(state.pool) == taking, "dice in the pool do not match the monkeys to take one")
-    if state.phase == DRAW_COCONUT:
-        need(bool(state.awards), "drawing coconuts with nobody owed one")
-    if state.phase in (WATER, HILL_CHOICE, REROLL, CHOOSE_DIE, ROLL):
-        need(len(placed) >= 2, "a round with one monkey left is over")
+    if phase in (DRAW_COCONUT, GAME_OVER):
+        need(not any(state.pool) and state.turn == 0, "no dice once the round is over")
+        return
+    need(len(placed) >= 2, "a round with one monkey left is over")
+    need(state.dice_round < game.max_dice_rounds, "the safety net has ended this round")
+    if phase == ROLL:
+        need(sum(state.pool) < game.num_dice and state.turn == 0, "a roll has dice left to roll")
+        return
+    taking = game.num_dice - state.turn - (not decision or phase != CHOOSE_DIE)
+    need(sum(state.pool) == taking, "dice in the pool do not match the monkeys to take one")
+    if phase == CHOOSE_DIE:
+        return
+    terrain = [code if code < PALM else PALM for code in state.ring]
+    here = state.monkey_pos[state.mover]
+    need(here != -1, "a swept monkey has no move to finish")
+    if phase == REROLL:
+        need(terrain[here] == CLEARING, "only a monkey on the clearing re-rolls")
+        return
+    need(0 <= state.pending < size, "a landing decision needs a pending field")
+    need(state.pending not in placed and state.pending != state.broom, "pending field is taken")
+    if phase == WATER:
+        need(terrain[state.pending] == WATER_HOLE, "a water-hole decision needs a water hole")
+    else:
+        need(terrain[here] == HILL, "a hill decision needs the monkey on a hill")
+
+
+def _validate_coconuts(state: JungleSweepState, game: JungleSweep, need, nvals: int) -> None:
+    need(len(state.supply) == nvals and len(state.set_aside) == nvals, f"{nvals} coconut values")
+    need(all(c >= 0 for c in state.supply + state.set_aside), "coconut counts must be >= 0")
+    drawn = Counter(v for vals in state.coconuts for v in vals)
+    need(set(drawn) <= set(game.coconut_values), "a coconut has an unknown value")
+    for i, value in enumerate(game.coconut_values):
+        total = state.supply[i] + state.set_aside[i] + drawn[value]
+        need(total == game.initial_supply[i], f"coconuts of value {value} do not add up")
+    aside = sum(state.set_aside)
+    if state.phase == SET_ASIDE:
+        need(state.round == 0 and not state.ring, "coconuts are set aside before the game")
+        need(aside < game.set_aside_count, "set-aside is already complete")
+    else:
+        need(aside == game.set_aside_count, f"{game.set_aside_count} coconuts are set aside")
+    need(all(0 <= a < game.num_monkeys for a in state.awards), "awards name unknown monkeys")
+    need(bool(state.awards) == (state.phase == DRAW_COCONUT), "awards belong to the draw phase")
+    need(len(state.awards) <= sum(state.supply), "more coconuts owed than the supply holds")
