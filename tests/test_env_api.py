@@ -148,3 +148,15 @@ def test_engine_chance_events_are_proper_distributions(env_id):
             game.apply_chance(state, event.sample(rng))
         else:
             game.apply_action(state, game.legal_actions(state)[0])
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_vector_envs_reach_the_masks(env_id):
+    envs = gym.make_vec(env_id, num_envs=2, vectorization_mode="sync")
+    _, info = envs.reset(seed=0)
+    for _ in range(20):
+        masks = np.array(envs.call("action_masks"))
+        np.testing.assert_array_equal(masks, info["action_mask"].astype(bool))
+        actions = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+        _, _, _, _, info = envs.step(actions)
+    envs.close()

@@ -79,7 +79,8 @@ SPEC = GameSpec(
         Option(
             "max_dice_rounds",
             DEFAULT_MAX_DICE_ROUNDS,
-            "dice rounds after which a round ends by the safety net",
+            "dice rounds after which a round ends by the safety net (above 200, also raise "
+            "max_episode_steps in gymnasium.make)",
             _check_positive_int,
         ),
     ),
