@@ -21,6 +21,7 @@ import numpy as np
 
 import jungle_envs
 from jungle_envs.core.game import CHANCE, TERMINAL
+from jungle_envs.core.play import random_step
 from jungle_envs.core.registry import game_class
 
 
@@ -32,17 +33,13 @@ def engine_run(env_id: str, players: int, seconds: float, seed: int) -> tuple[fl
     start = time.perf_counter()
     deadline = start + seconds
     while True:
-        player = game.current_player(state)
+        player = random_step(game, state, rng)
         if player == TERMINAL:
             games += 1
             if time.perf_counter() > deadline:
                 break
             state = game.new_state()
-        elif player == CHANCE:
-            game._apply_chance(state, game.chance_event(state).sample(rng))
-        else:
-            legal = game.legal_actions(state)
-            game._apply_action(state, legal[rng.integers(len(legal))])
+        elif player != CHANCE:
             steps += 1
     elapsed = time.perf_counter() - start
     return steps / elapsed, games / elapsed

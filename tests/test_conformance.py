@@ -10,7 +10,8 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import jungle_envs
-from jungle_envs.core.game import CHANCE, TERMINAL
+from jungle_envs.core.game import TERMINAL
+from jungle_envs.core.play import play_randomly, random_step
 from jungle_envs.core.registry import game_class
 
 CASES = [
@@ -100,35 +101,16 @@ def test_same_seed_and_actions_give_the_same_trajectory(env_id, players):
 def random_states(game, rng, count):
     """Yield copies of states at random points of random games (chance and decisions)."""
     state = game.new_state()
-    yielded = 0
-    while yielded < count:
-        player = game.current_player(state)
-        if player == TERMINAL:
-            yield state.copy()
-            yielded += 1
+    for _ in range(count):
+        while rng.random() > 0.05 and random_step(game, state, rng) != TERMINAL:
+            pass
+        yield state.copy()
+        if game.is_terminal(state):
             state = game.new_state()
-            continue
-        if rng.random() < 0.05:
-            yield state.copy()
-            yielded += 1
-        if player == CHANCE:
-            game.apply_chance(state, game.chance_event(state).sample(rng))
-        else:
-            actions = game.legal_actions(state)
-            game.apply_action(state, actions[rng.integers(len(actions))])
 
 
 def continue_randomly(game, state, seed, steps=30):
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        player = game.current_player(state)
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            game.apply_chance(state, game.chance_event(state).sample(rng))
-        else:
-            actions = game.legal_actions(state)
-            game.apply_action(state, actions[rng.integers(len(actions))])
+    play_randomly(game, state, np.random.default_rng(seed), max_steps=steps)
     return game.state_to_json(state)
 
 

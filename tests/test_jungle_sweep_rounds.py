@@ -7,6 +7,7 @@ import pytest
 from jungle_sweep_positions import RING_BROOM, make_game, parse_ring, position, roll, take
 
 from jungle_envs.core.game import CHANCE, TERMINAL
+from jungle_envs.core.play import play_randomly
 from jungle_envs.games.jungle_sweep.game import JungleSweep
 from jungle_envs.games.jungle_sweep.rules import DIE_ROLL
 from jungle_envs.games.jungle_sweep.tables import (
@@ -22,16 +23,6 @@ from jungle_envs.games.jungle_sweep.tables import (
 )
 
 # RING_BROOM: 0 Q, 1 J, 2 P0, 3 P1, 4 J, 5 W, 6 H, 7 J, 8 C, 9 J, 10 P2, 11 J, 12 P3, 13 J
-
-
-def play_out(game, state, seed=0):
-    rng = np.random.default_rng(seed)
-    while (player := game.current_player(state)) != TERMINAL:
-        if player == CHANCE:
-            game.apply_chance(state, game.chance_event(state).sample(rng))
-        else:
-            actions = game.legal_actions(state)
-            game.apply_action(state, actions[rng.integers(len(actions))])
 
 
 def test_dice_have_six_fair_faces():
@@ -73,7 +64,7 @@ def test_coconut_supply_depends_on_player_count(players, total, hollow, aside):
 def test_four_rounds_hand_out_exactly_the_supply(players):
     game = JungleSweep(players)
     state = game.new_state()
-    play_out(game, state, seed=players)
+    play_randomly(game, state, np.random.default_rng(players))
     assert state.phase == GAME_OVER and state.round == 4
     assert sum(state.supply) == 0
     per_round = {3: 3, 4: 4, 5: 5, 6: 5}[game.num_monkeys]

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from jungle_sweep_positions import RING_A, RING_BROOM, position, roll, take
 
-from jungle_envs.core.game import CHANCE, TERMINAL
+from jungle_envs.core.game import TERMINAL
+from jungle_envs.core.play import random_step
 from jungle_envs.core.state import StateError
 from jungle_envs.games.jungle_sweep.game import JungleSweep
 from jungle_envs.games.jungle_sweep.tables import (
@@ -28,14 +29,9 @@ def test_every_state_of_random_games_is_valid(players, max_dice_rounds):
     rng = np.random.default_rng(players)
     for _ in range(15):
         state = game.new_state()
-        while (player := game.current_player(state)) != TERMINAL:
-            game.validate_state(state)
-            if player == CHANCE:
-                game.apply_chance(state, game.chance_event(state).sample(rng))
-            else:
-                actions = game.legal_actions(state)
-                game.apply_action(state, actions[rng.integers(len(actions))])
         game.validate_state(state)
+        while random_step(game, state, rng) != TERMINAL:
+            game.validate_state(state)
 
 
 def reload(game, state):
