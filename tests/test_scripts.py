@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import jungle_envs
 from benchmarks import step_speed
 
 
@@ -33,7 +34,7 @@ def test_demo_trains_saves_and_reports_win_rates(tmp_path, capsys):
 
 def test_step_speed_reports_every_env(capsys):
     rows = step_speed.main(["--seconds", "0.05", "--repeats", "1"])
-    assert [row["env"] for row in rows] == ["jungle_envs/JungleSweep-v0"]
+    assert [row["env"] for row in rows] == jungle_envs.ENV_IDS
     for row in rows:
         assert row["engine_steps_per_s"] > 0 and row["env_steps_per_s"] > 0
     assert "engine steps/s" in capsys.readouterr().out

@@ -14,6 +14,7 @@ from jungle_envs.core.game import Game
 # game.py and ENV (the JungleEnv subclass) from env.py.
 GAMES: dict[str, str] = {
     "JungleSweep": "jungle_envs.games.jungle_sweep",
+    "TropicRace": "jungle_envs.games.tropic_race",
 }
 
 ACTION_MASK_WRAPPER = WrapperSpec(

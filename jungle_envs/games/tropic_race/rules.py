@@ -1,0 +1,262 @@
+"""Tropic Race rules engine: functions over a ``TropicRaceState`` and its game config.
+
+No Gymnasium here. Movement is computed on a board (the river tiles in their slots and
+who stands where), so the heuristic can look ahead with exactly these functions.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent
+from jungle_envs.games.tropic_race.state import TropicRaceState
+from jungle_envs.games.tropic_race.tables import (
+    ARROW_CODE,
+    FAR_BANK,
+    FAR_TURTLE,
+    GAME_OVER,
+    GOAL,
+    LAND_STEPS,
+    LAY_TILE,
+    LION,
+    LION_ACTION,
+    LION_CODE,
+    LION_ENDS,
+    LION_PARENT,
+    MOVE,
+    MOVE_INDEX,
+    MOVES,
+    NEAR_TURTLE,
+    NO_TILE,
+    PICK_START,
+    PUSH,
+    ROLL,
+    SLOT_BANK,
+    SLOTS,
+    START,
+    THEN_END_TURN,
+    THEN_STEP_ONE,
+    TILE_TURTLES,
+)
+
+if TYPE_CHECKING:
+    from jungle_envs.games.tropic_race.game import TropicRace
+
+
+# --- the board (pure) -------------------------------------------------------------------
+def forward(loc: int, slots: tuple[int, ...]) -> tuple[int, ...]:
+    """Fields one step ahead of ``loc``; turtle steps need the turtle on its tile."""
+    steps = LAND_STEPS.get(loc, ())
+    if loc in SLOT_BANK:
+        slot = SLOT_BANK.index(loc)
+        if slots[slot] != NO_TILE and TILE_TURTLES[slots[slot]][0]:
+            steps = (*steps, NEAR_TURTLE[slot])
+    elif loc in NEAR_TURTLE:
+        slot = NEAR_TURTLE.index(loc)
+        if TILE_TURTLES[slots[slot]][1]:
+            steps = (FAR_TURTLE[slot],)
+    elif loc in FAR_TURTLE:
+        steps = (FAR_BANK[FAR_TURTLE.index(loc)],)
+    return steps
+
+
+@lru_cache(maxsize=8192)
+def routes(loc: int, slots: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every route forward from ``loc`` to GOAL or to a dead end (``loc`` excluded)."""
+    nexts = forward(loc, slots)
+    if not nexts:
+        return ((),)
+    return tuple((nxt, *rest) for nxt in nexts for rest in routes(nxt, slots))
+
+
+def targets(loc: int, steps: int, slots: tuple[int, ...], occupied: set[int]) -> set[int]:
+    """Where a monkey at ``loc`` can end a move of exactly ``steps`` steps.
+
+    Reaching GOAL ends a move early. A route too short for the steps cannot be taken. A
+    move ending on another monkey goes on along its route to the next free field, or, if
+    none lies ahead, back to the first free field behind. ``occupied`` holds the fields
+    of the other monkeys; the lion does not block.
+    """
+    ends = set()
+    for route in routes(loc, slots):
+        if GOAL in route[:steps]:
+            ends.add(GOAL)
+            continue
+        if len(route) < steps:
+            continue
+        end = next((f for f in route[steps - 1 :] if f not in occupied), None)
+        if end is None:
+            end = next((f for f in reversed(route[: steps - 1]) if f not in occupied), loc)
+        if end != loc:
+            ends.add(end)
+    return ends
+
+
+def lion_path(lion: int, end: int) -> list[int]:
+    """The land fields the lion walks from ``lion`` to ``end`` (its own field excluded)."""
+
+    def to_root(field: int) -> list[int]:
+        chain = [field]
+        while chain[-1] in LION_PARENT:
+            chain.append(LION_PARENT[chain[-1]])
+        return chain
+
+    up, down = to_root(lion), to_root(end)
+    meet = next(f for f in up if f in down)
+    return up[1 : up.index(meet) + 1] + down[: down.index(meet)][::-1]
+
+
+# --- the state machine ------------------------------------------------------------------
+def new_state(game: TropicRace) -> TropicRaceState:
+    return TropicRaceState(
+        phase=LAY_TILE,
+        player=-1,
+        monkeys=[[START] * game.monkeys_per_player for _ in range(game.num_players)],
+        lion=game.lion_start,
+        slots=[NO_TILE] * SLOTS,
+        supply=list(game.tile_mix),
+        steps=0,
+        then=THEN_STEP_ONE,
+        extra_turn=False,
+        volcano=False,
+        rolls=0,
+    )
+
+
+def current_player(state: TropicRaceState) -> int:
+    if state.phase in (MOVE, LION):
+        return state.player
+    return TERMINAL if state.phase == GAME_OVER else CHANCE
+
+
+def chance_event(game: TropicRace, state: TropicRaceState) -> ChanceEvent:
+    if state.phase == ROLL:
+        return game.die_event
+    if state.phase in (LAY_TILE, PUSH):
+        return ChanceEvent.weighted("draw a river tile (kind)", dict(enumerate(state.supply)))
+    if state.phase == PICK_START:
+        n = game.num_players
+        return ChanceEvent("pick the start player", tuple(range(n)), (1 / n,) * n)
+    raise ValueError(f"no chance event in phase {state.phase}")
+
+
+def legal_actions(game: TropicRace, state: TropicRaceState) -> list[int]:
+    if state.phase == LION:
+        return [LION_ACTION + i for i, end in enumerate(LION_ENDS) if end != state.lion]
+    if state.phase == MOVE:
+        return sorted(MOVE_INDEX[pair] for pair in moves(state, state.player, state.steps))
+    return []
+
+
+def moves(state: TropicRaceState, seat: int, steps: int) -> set[tuple[int, int]]:
+    """(from, to) of every legal move of ``seat``'s monkeys by ``steps`` steps."""
+    slots = tuple(state.slots)
+    taken = {loc for monkeys in state.monkeys for loc in monkeys} - {START, GOAL}
+    found = set()
+    for loc in set(state.monkeys[seat]) - {GOAL}:
+        for end in targets(loc, steps, slots, taken - {loc}):
+            found.add((loc, end))
+    return found
+
+
+def apply_chance(game: TropicRace, state: TropicRaceState, outcome: int) -> None:
+    phase = state.phase
+    if phase == ROLL:
+        state.rolls += 1
+        if outcome == LION_CODE:
+            state.phase = LION
+        elif outcome == ARROW_CODE:
+            state.phase, state.then = PUSH, THEN_STEP_ONE
+        elif moves(state, state.player, outcome):
+            state.phase, state.steps = MOVE, outcome
+        else:  # no legal move for the number: push instead, then one step
+            state.phase, state.then = PUSH, THEN_STEP_ONE
+    elif phase == PUSH:
+        _push(game, state, outcome)
+    elif phase == LAY_TILE:
+        state.supply[outcome] -= 1
+        state.slots[state.slots.index(NO_TILE)] = outcome
+        if NO_TILE not in state.slots:
+            state.phase = PICK_START
+    else:  # PICK_START
+        state.player, state.phase = outcome, ROLL
+
+
+def apply_action(game: TropicRace, state: TropicRaceState, action: int) -> None:
+    if state.phase == LION:
+        _walk_lion(state, LION_ENDS[action - LION_ACTION])
+        _offer_step(state)
+        return
+    origin, end = MOVES[action]
+    monkeys = state.monkeys[state.player]
+    monkeys.remove(origin)
+    monkeys.append(START if end == state.lion else end)
+    monkeys.sort()
+    state.steps = 0
+    if all(loc == GOAL for loc in monkeys):
+        state.phase = GAME_OVER
+    elif end == state.lion:
+        _end_turn(state)
+    elif end in game.arrow_fields:
+        state.phase, state.then = PUSH, THEN_END_TURN
+    else:
+        state.extra_turn = end in game.die_fields
+        _end_turn(state)
+
+
+def _push(game: TropicRace, state: TropicRaceState, tile: int) -> None:
+    """The drawn tile enters slot 1; the others move right; slot 5's tile leaves."""
+    state.supply[tile] -= 1
+    shift = {NEAR_TURTLE[i]: NEAR_TURTLE[i + 1] for i in range(SLOTS - 1)}
+    shift |= {FAR_TURTLE[i]: FAR_TURTLE[i + 1] for i in range(SLOTS - 1)}
+    shift[NEAR_TURTLE[-1]] = shift[FAR_TURTLE[-1]] = START  # off the board: sent home
+    for monkeys in state.monkeys:
+        monkeys[:] = sorted(shift.get(loc, loc) for loc in monkeys)
+    state.slots = [tile, *state.slots[:-1]]
+    if sum(state.supply) == 0:  # the volcano erupts
+        state.volcano, state.phase = True, GAME_OVER
+    elif state.then == THEN_STEP_ONE:
+        _offer_step(state)
+    else:
+        _end_turn(state)
+
+
+def _walk_lion(state: TropicRaceState, end: int) -> None:
+    for field in lion_path(state.lion, end):
+        state.lion = field
+        for monkeys in state.monkeys:
+            if field in monkeys:
+                monkeys.remove(field)
+                monkeys.insert(0, START)  # START sorts first
+                return
+
+
+def _offer_step(state: TropicRaceState) -> None:
+    """After a lion, an arrow or a push instead of a number: move one monkey 1 step."""
+    if moves(state, state.player, 1):
+        state.phase, state.steps = MOVE, 1
+    else:
+        state.steps = 0
+        _end_turn(state)
+
+
+def _end_turn(state: TropicRaceState) -> None:
+    state.phase = ROLL
+    if state.extra_turn:
+        state.extra_turn = False
+    else:
+        state.player = (state.player + 1) % len(state.monkeys)
+
+
+# --- results ----------------------------------------------------------------------------
+def home_counts(state: TropicRaceState) -> list[int]:
+    return [monkeys.count(GOAL) for monkeys in state.monkeys]
+
+
+def winners(state: TropicRaceState) -> list[int]:
+    if state.phase != GAME_OVER:
+        return []
+    counts = home_counts(state)
+    best = max(counts)
+    return [seat for seat, count in enumerate(counts) if count == best]

@@ -1,0 +1,97 @@
+"""Tropic Race state: every fact of a game in progress (the game has no secrets)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from jungle_envs.core.state import GameState, StateError
+from jungle_envs.games.tropic_race.tables import (
+    FAR_TURTLE,
+    GAME_OVER,
+    GOAL,
+    LAND,
+    LAY_TILE,
+    LION,
+    MOVE,
+    NEAR_TURTLE,
+    NO_TILE,
+    NUM_LOCATIONS,
+    PHASE_NAMES,
+    PICK_START,
+    PUSH,
+    ROLL,
+    SLOTS,
+    START,
+    THEN_END_TURN,
+    TILE_KINDS,
+    TILE_TURTLES,
+)
+
+if TYPE_CHECKING:
+    from jungle_envs.games.tropic_race.game import TropicRace
+
+
+@dataclass(eq=False)
+class TropicRaceState(GameState):
+    phase: int
+    player: int  # whose turn it is; -1 until the start player is picked
+    monkeys: list[list[int]]  # per seat: the location of each monkey, sorted
+    lion: int  # a land location
+    slots: list[int]  # tile kind in river slots 1..5, NO_TILE until laid
+    supply: list[int]  # face-down tiles per kind
+    steps: int  # steps of the pending move (a roll, or 1), else 0
+    then: int  # what follows a pending push: THEN_STEP_ONE or THEN_END_TURN
+    extra_turn: bool  # the player rolls again when this turn ends
+    volcano: bool  # the supply ran out and ended the game
+    rolls: int  # dice rolled so far
+
+
+def validate(state: TropicRaceState, game: TropicRace) -> None:
+    """Raise StateError if ``state`` cannot arise in ``game``."""
+
+    def need(ok: bool, message: str) -> None:
+        if not ok:
+            raise StateError(message)
+
+    n, phase = game.num_players, state.phase
+    need(0 <= phase < len(PHASE_NAMES), f"phase {phase} unknown")
+    need(len(state.monkeys) == n, f"monkeys needs one list per seat ({n})")
+    for seat, locations in enumerate(state.monkeys):
+        per = game.monkeys_per_player
+        need(len(locations) == per, f"seat {seat} needs {per} monkeys")
+        need(all(0 <= loc < NUM_LOCATIONS for loc in locations), "a monkey is off the board")
+        need(locations == sorted(locations), "monkey locations must be sorted")
+    on_board = [loc for seat in state.monkeys for loc in seat if loc not in (START, GOAL)]
+    need(len(set(on_board)) == len(on_board), "two monkeys share a field")
+    need(state.lion in LAND and state.lion not in on_board, "the lion must stand alone on land")
+    need(len(state.slots) == SLOTS and len(state.supply) == len(TILE_KINDS), "river shape")
+    need(all(c >= 0 for c in state.supply), "supply counts must be >= 0")
+    laid = [kind for kind in state.slots if kind != NO_TILE]
+    need(all(0 <= kind < len(TILE_KINDS) for kind in laid), "unknown tile kind")
+    need(state.slots[: len(laid)] == laid, "tiles are laid from slot 1 on")
+    in_play = sum(state.supply) + len(laid)
+    need(in_play <= sum(game.tile_mix), "more tiles than the box holds")
+    need(phase in (LAY_TILE, GAME_OVER) or len(laid) == SLOTS, "the river is not laid")
+    need((phase == LAY_TILE) == (len(laid) < SLOTS), "the river is laid")
+    if phase == LAY_TILE:
+        need(sum(state.supply) + len(laid) == sum(game.tile_mix), "tiles missing at set-up")
+    for slot, kind in enumerate(state.slots):
+        near, far = TILE_TURTLES[kind] if kind != NO_TILE else (False, False)
+        need(near or NEAR_TURTLE[slot] not in on_board, f"a monkey stands on missing NT{slot + 1}")
+        need(far or FAR_TURTLE[slot] not in on_board, f"a monkey stands on missing FT{slot + 1}")
+    need((state.player == -1) == (phase in (LAY_TILE, PICK_START)), "player and phase disagree")
+    need(-1 <= state.player < n, "player out of range")
+    need(state.then in (0, THEN_END_TURN) and state.rolls >= 0, "then/rolls out of range")
+    need((state.steps > 0) == (phase == MOVE), "steps belong to a move")
+    need(0 <= state.steps <= game.max_steps, "steps out of range")
+    over = phase == GAME_OVER
+    need(state.volcano == (over and sum(state.supply) == 0), "the volcano is the empty supply")
+    need(over or phase == LAY_TILE or sum(state.supply) > 0, "an empty supply ends the game")
+    finished = [s for s in range(n) if all(loc == GOAL for loc in state.monkeys[s])]
+    need(len(finished) <= 1, "two players cannot both be home")
+    need(over == bool(finished or state.volcano), "a game ends by a win or the volcano")
+    need(
+        phase in (ROLL, MOVE, PUSH, LION, GAME_OVER) or not state.extra_turn,
+        "no extra turn before the first roll",
+    )
