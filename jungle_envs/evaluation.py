@@ -16,6 +16,8 @@ import numpy as np
 
 from jungle_envs.core.policies import make_policy
 
+BASE_INFO = {"action_mask", "agent_seat", "scores", "winners", "returns", "illegal_action"}
+
 
 def wilson_interval(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval for a proportion (successes may be fractional)."""
@@ -50,6 +52,12 @@ class EvaluationResult:
     score_total: float = 0.0
     decisions: int = 0
     per_seat: dict[int, SeatRecord] = field(default_factory=dict)
+    detail_totals: dict[str, float] = field(default_factory=dict)  # scalar final-info sums
+
+    @property
+    def details(self) -> dict[str, float]:
+        """Mean per game of each number or flag the game reports at the end."""
+        return {k: v / self.games for k, v in self.detail_totals.items()} if self.games else {}
 
     @property
     def win_rate(self) -> float:
@@ -124,4 +132,7 @@ def evaluate(
             result.sole_wins += len(winners) == 1
             result.shared_wins += len(winners) > 1
         result.score_total += info["scores"][seat]
+        for key, value in info.items():
+            if key not in BASE_INFO and isinstance(value, (bool, int, float)):
+                result.detail_totals[key] = result.detail_totals.get(key, 0.0) + float(value)
     return result

@@ -75,6 +75,9 @@ def main(argv: list[str] | None = None):
     )
     per_seat = ", ".join(f"seat {s}: {r.win_rate:.3f}" for s, r in sorted(result.per_seat.items()))
     print(f"  per seat: {per_seat}")
+    if result.details:
+        means = ", ".join(f"{k} {v:.3f}" for k, v in sorted(result.details.items()))
+        print(f"  per game (mean): {means}")
     return result
 
 

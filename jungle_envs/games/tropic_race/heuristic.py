@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from jungle_envs.games.tropic_race.game import TropicRace
 
 GOAL_VALUE = 30.0
+HOME_BONUS = 10.0  # a monkey in the goal is safe for good: worth more than its last step
 STEP_VALUE = 2.0
 NO_CROSSING_PENALTY = 6.0  # steps a monkey waits for a bridge when none is reachable
 LAST_SLOT_PENALTY = 10.0  # the tile in slot 5 leaves with the next push
@@ -119,7 +120,7 @@ class TropicRaceHeuristic:
 
     def progress(self, loc: int, slots: tuple[int, ...], dist: list[float]) -> float:
         if loc == GOAL:
-            return GOAL_VALUE
+            return GOAL_VALUE + HOME_BONUS
         if loc in NEAR_TURTLE or loc in FAR_TURTLE:
             slot = (NEAR_TURTLE if loc in NEAR_TURTLE else FAR_TURTLE).index(loc)
             if loc in NEAR_TURTLE and not TILE_TURTLES[slots[slot]][1]:

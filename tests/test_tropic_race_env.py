@@ -1,0 +1,119 @@
+"""Tropic Race beyond single rulings: options, states, the observation, the heuristic."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from tropic_race_positions import position, targets
+
+from jungle_envs.core.game import TERMINAL
+from jungle_envs.core.play import random_step
+from jungle_envs.core.state import StateError
+from jungle_envs.evaluation import evaluate
+from jungle_envs.games.tropic_race.encoding import decode
+from jungle_envs.games.tropic_race.game import TropicRace
+from jungle_envs.games.tropic_race.tables import LOC, MOVE, MOVE_INDEX
+
+ENV_ID = "jungle_envs/TropicRace-v0"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_state_of_random_games_is_valid(players):
+    game = TropicRace(players)
+    rng = np.random.default_rng(players)
+    for _ in range(20):
+        state = game.new_state()
+        game.validate_state(state)
+        while random_step(game, state, rng) != TERMINAL:
+            game.validate_state(state)
+
+
+def test_observation_decodes_to_the_position_seen_from_the_observer():
+    game, state = position(
+        {0: ["B3", "NT2"], 1: ["FB1", "GOAL"]},
+        num_players=3,
+        lion="T2",
+        slots=("bridge", "bridge", "empty", "far_only", "near_only"),
+        phase=MOVE,
+        steps=4,
+        player=1,
+    )
+    seen = decode(game, game.observe(state, 1))
+    assert seen.monkeys == [state.monkeys[1], state.monkeys[2], state.monkeys[0]]
+    assert (seen.lion, seen.slots, seen.supply) == (state.lion, state.slots, state.supply)
+    assert (seen.phase, seen.steps) == (MOVE, 4)
+
+
+def test_options_change_the_die_tiles_lion_fields_and_monkeys():
+    game = TropicRace(
+        3,
+        die_faces=["1", "2", "LION", "ARROW"],
+        tile_mix={"empty": 0},
+        lion_start="T1",
+        die_fields=["B9"],
+        arrow_fields=[],
+        monkeys=2,
+    )
+    assert game.die_event.distribution() == pytest.approx({1: 0.25, 2: 0.25, 10: 0.25, 11: 0.25})
+    assert sum(game.tile_mix) == 17 and game.monkeys_per_player == 2
+    state = game.new_state()
+    assert state.lion == LOC["T1"] and len(state.monkeys[0]) == 2
+    assert game.die_fields == {LOC["B9"]} and not game.arrow_fields
+
+
+@pytest.mark.parametrize(
+    "option,value,message",
+    [
+        ("die_faces", ["7", "DRAGON"], "unknown faces"),
+        ("tile_mix", {"bridge": 1, "near_only": 1, "far_only": 1, "empty": 1}, "more than 5"),
+        ("lion_start", "NT3", "not a land field"),
+        ("die_fields", ["B4"], "both a die and an arrow field"),
+        ("monkeys", 0, "int >= 1"),
+    ],
+)
+def test_bad_option_values_are_refused(option, value, message):
+    with pytest.raises(ValueError, match=message):
+        TropicRace(2, **{option: value})
+
+
+@pytest.mark.parametrize(
+    "field,value,message",
+    [
+        ("monkeys", [[LOC["B3"]] * 6, [LOC["START"]] * 6], "share a field"),
+        ("lion", LOC["NT3"], "lion"),
+        ("slots", [0, 0, 0, 0, 9], "unknown tile kind"),
+        ("steps", 3, "steps belong to a move"),
+    ],
+)
+def test_impossible_states_are_refused(field, value, message):
+    game, state = position({0: ["B3"]}, lion="B9")
+    setattr(state, field, value)
+    with pytest.raises(StateError, match=message):
+        game.state_from_json(game.state_to_json(state))
+
+
+def test_monkey_on_a_missing_turtle_is_refused():
+    game, state = position({0: ["NT2"]}, lion="B9")
+    state.slots[1] = 3  # empty tile
+    with pytest.raises(StateError, match="missing NT2"):
+        game.validate_state(state)
+
+
+def test_heuristic_takes_a_monkey_home_when_it_can():
+    game, state = position({0: ["FB3", "B2"]}, lion="B9", phase=MOVE, steps=1)
+    assert ("FB3", "GOAL") in targets(game, state)
+    action = game.heuristic_policy().act(game.observe(state, 0), game.legal_mask(state), None)
+    assert action == MOVE_INDEX[(LOC["FB3"], LOC["GOAL"])]
+
+
+def test_heuristic_sends_the_lion_at_an_opponent():
+    game, state = position({0: ["B7"], 1: ["B3"]}, lion="B5", phase=5)
+    action = game.heuristic_policy().act(game.observe(state, 0), game.legal_mask(state), None)
+    assert game.spec.action_names[action] == "lion to B1"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_heuristic_beats_random_opponents_clearly(players):
+    result = evaluate(ENV_ID, "heuristic", "random", games=300, num_players=players, seed=5)
+    assert result.ci95[0] > 1.0 / players + 0.1
+    assert result.illegal_actions == 0
