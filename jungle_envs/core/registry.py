@@ -15,6 +15,7 @@ from jungle_envs.core.game import Game
 GAMES: dict[str, str] = {
     "JungleSweep": "jungle_envs.games.jungle_sweep",
     "TropicRace": "jungle_envs.games.tropic_race",
+    "SpankTheMonkey": "jungle_envs.games.spank_the_monkey",
 }
 
 ACTION_MASK_WRAPPER = WrapperSpec(

@@ -1,0 +1,69 @@
+"""Spank the Monkey as text: every tower as a stack, the monkey, the acting player's hand."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jungle_envs.games.spank_the_monkey.state import NO_CARD, SpankState, tower_height
+from jungle_envs.games.spank_the_monkey.tables import CARDS, GAME_OVER, PHASE_NAMES, SPANK_REACH
+
+if TYPE_CHECKING:
+    from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
+
+
+def hand_text(hand: list[int]) -> str:
+    cards = [f"{CARDS[t].name}" + (f" x{n}" if n > 1 else "") for t, n in enumerate(hand) if n]
+    return ", ".join(cards) if cards else "(empty)"
+
+
+def render(game: SpankTheMonkey, state: SpankState, viewer: int | None = None) -> str:
+    turn = f"seat {state.player} to play" if state.player >= 0 else "dealing"
+    top = CARDS[state.discard[-1]].name if state.discard else "-"
+    lines = [
+        f"Spank the Monkey, {game.num_players} players | turn {state.turns}, {turn} | "
+        f"{PHASE_NAMES[state.phase]}",
+        f"monkey height {state.monkey} (spank from {state.monkey} to "
+        f"{state.monkey + SPANK_REACH}) | deck {sum(state.deck)} cards | discard pile "
+        f"{len(state.discard)} cards, top: {top}",
+    ]
+    for seat, tower in enumerate(state.towers):
+        height = tower_height(tower, CARDS)
+        reach = " IN REACH" if state.monkey <= height <= state.monkey + SPANK_REACH else ""
+        you = " (you)" if seat == viewer else ""
+        lines.append(
+            f"seat {seat}{you}: tower height {height}{reach}, "
+            f"{sum(state.hands[seat])} cards in hand"
+        )
+        base = 0
+        rows = []
+        for level, (junk, bonus, reinforcement) in enumerate(tower):
+            card = CARDS[junk]
+            strength = f"s{card.strength}" + (f"+{bonus}" if bonus else "")
+            extra = ""
+            if reinforcement != NO_CARD:
+                extra = f" + {CARDS[reinforcement].name} (+{CARDS[reinforcement].strength})"
+            rows.append(
+                f"   L{level:<2} {card.name:<18} h{card.height} {strength:<5} "
+                f"spans {base}-{base + card.height}{extra}"
+            )
+            base += card.height
+        lines.extend(reversed(rows))  # the top of the tower first
+    if state.attack:
+        card, target, level, defense, redirected = state.attack
+        where = f"seat {target} level {level}" if target >= 0 and level >= 0 else "(aiming)"
+        how = f", defended with {CARDS[defense].name}" if defense != NO_CARD else ""
+        how += ", redirected by a Trampoline" if redirected else ""
+        lines.append(f"pending attack: {CARDS[card].name} by seat {state.player} on {where}{how}")
+    if viewer is None:
+        for seat, hand in enumerate(state.hands):
+            lines.append(f"hand of seat {seat}: {hand_text(hand)}")
+    elif 0 <= viewer < game.num_players:
+        lines.append(f"your hand (seat {viewer}): {hand_text(state.hands[viewer])}")
+    if state.phase == GAME_OVER:
+        result = (
+            f"seat {state.winner} spanked the monkey"
+            if state.winner >= 0
+            else ("the deck ran out: the monkey wins, nobody else does")
+        )
+        lines.append(f"game over: {result}")
+    return "\n".join(lines)

@@ -1,0 +1,424 @@
+"""Spank the Monkey rules engine: functions over a ``SpankState`` and its game config.
+
+No Gymnasium here. A turn is a chain of phases (draw, build, reinforce, attacks, spank,
+discard); ``enter`` moves to a phase and passes over it at once when its only choice
+would be "do nothing", so every decision left has a real alternative or a real target.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent
+from jungle_envs.games.spank_the_monkey.state import (
+    CARD,
+    DEFENSE,
+    LEVEL,
+    NO_CARD,
+    REDIRECTED,
+    TARGET,
+    SpankState,
+    tower_height,
+)
+from jungle_envs.games.spank_the_monkey.tables import (
+    ACTIONS,
+    ATTACK_CHOICE,
+    ATTACK_LEVEL,
+    ATTACK_PLAYER,
+    ATTACK_ROLL,
+    ATTACK_TYPES,
+    BONUS_AGAINST,
+    BUILD_JUNK,
+    BUILD_REINFORCE,
+    CARDS,
+    COLLAPSE_NONE,
+    COLLAPSE_ONE,
+    COLLAPSE_ROLL,
+    DEFEND,
+    DEFENSE_TYPES,
+    DIE,
+    DISCARD,
+    DRAW,
+    DRAW_TWO_AT_OR_BELOW,
+    GAME_OVER,
+    GUARD_DOG,
+    HAND,
+    HAND_SIZE,
+    IGNORES_REINFORCEMENT,
+    INSPECT,
+    JUNK_TYPES,
+    MAX_DISCARDS,
+    MAX_LEVELS,
+    NUM_TYPES,
+    PICK_START,
+    QUAKE_ROLL,
+    QUAKE_TOPPLES,
+    REINFORCEMENT_TYPES,
+    SPANK,
+    SPANK_HIT,
+    SPANK_REACH,
+    SPANK_ROLL,
+    SPECIAL_TYPES,
+    TOPPLES_ALL,
+    TRAMPOLINE,
+    TRAMPOLINE_TARGET,
+)
+
+if TYPE_CHECKING:
+    from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
+
+DIE_ROLL = ChanceEvent("roll a die", DIE, (1 / 6,) * 6)
+DEFENDER_PHASES = (DEFEND, TRAMPOLINE_TARGET)
+
+
+# --- reading the table (pure) -------------------------------------------------------------
+def height(state: SpankState, seat: int) -> int:
+    return tower_height(state.towers[seat], CARDS)
+
+
+def level_base(tower: list[list[int]], level: int) -> int:
+    return sum(CARDS[junk].height for junk, _, _ in tower[:level])
+
+
+def attack_levels(state: SpankState, card: int, attacker: int, target: int) -> list[int]:
+    """Levels of ``target``'s tower that ``card`` may hit; hand attacks reach only the
+    card spanning the attacker's height (base <= height <= base + card height)."""
+    tower = state.towers[target]
+    if CARDS[card].effect != HAND:
+        return list(range(len(tower)))
+    mine, base, levels = height(state, attacker), 0, []
+    for level, (junk, _, _) in enumerate(tower):
+        top = base + CARDS[junk].height
+        if base <= mine <= top:
+            levels.append(level)
+        base = top
+    return levels
+
+
+def attack_targets(state: SpankState, card: int, attacker: int) -> list[int]:
+    n = len(state.towers)
+    return [s for s in range(n) if s != attacker and attack_levels(state, card, attacker, s)]
+
+
+def trampoline_targets(state: SpankState, defender: int) -> list[int]:
+    return [s for s in range(len(state.towers)) if s != defender and state.towers[s]]
+
+
+def defense_value(state: SpankState) -> int:
+    card, target, level, defense, _ = state.attack
+    junk, bonus, reinforcement = state.towers[target][level]
+    value = CARDS[junk].strength + bonus
+    if reinforcement != NO_CARD and card not in IGNORES_REINFORCEMENT:
+        value += CARDS[reinforcement].strength
+    if defense != NO_CARD:
+        value += CARDS[defense].strength
+    return value
+
+
+def attack_value(state: SpankState, die: int) -> int:
+    card, target, level, _, _ = state.attack
+    value = CARDS[card].strength + die
+    if card in BONUS_AGAINST:
+        bonus, categories = BONUS_AGAINST[card]
+        if categories & set(CARDS[state.towers[target][level][0]].categories):
+            value += bonus
+    return value
+
+
+def can_spank(state: SpankState, seat: int) -> bool:
+    return state.monkey <= height(state, seat) <= state.monkey + SPANK_REACH
+
+
+# --- the state machine ------------------------------------------------------------------
+def new_state(game: SpankTheMonkey) -> SpankState:
+    n = game.num_players
+    state = SpankState(
+        phase=DRAW, player=-1, deck=list(game.deck_counts), discard=[],
+        hands=[[0] * NUM_TYPES for _ in range(n)], towers=[[] for _ in range(n)],
+        monkey=game.monkey_start, draws=[], after_draws=PICK_START, attack=[], queue=[],
+        discards_left=0, winner=-1, turns=0,
+    )  # fmt: skip
+    start_draws(state, [seat for _ in range(HAND_SIZE) for seat in range(n)], PICK_START)
+    return state
+
+
+def current_player(state: SpankState) -> int:
+    if state.phase in DEFENDER_PHASES:
+        return state.attack[TARGET]
+    if state.phase == GAME_OVER:
+        return TERMINAL
+    return state.player if state.phase >= BUILD_JUNK else CHANCE
+
+
+def chance_event(game: SpankTheMonkey, state: SpankState) -> ChanceEvent:
+    phase = state.phase
+    if phase == DRAW:
+        return ChanceEvent.weighted("draw a card (type)", dict(enumerate(state.deck)))
+    if phase == INSPECT:
+        hand = state.hands[state.queue[0]]
+        return ChanceEvent.weighted("a random card leaves the hand (type)", dict(enumerate(hand)))
+    if phase == PICK_START:
+        n = game.num_players
+        return ChanceEvent("pick the start player", tuple(range(n)), (1 / n,) * n)
+    if phase in (ATTACK_ROLL, COLLAPSE_ROLL, QUAKE_ROLL, SPANK_ROLL):
+        return DIE_ROLL
+    raise ValueError(f"no chance event in phase {phase}")
+
+
+def apply_chance(game: SpankTheMonkey, state: SpankState, outcome: int) -> None:
+    phase = state.phase
+    if phase == DRAW:
+        state.deck[outcome] -= 1
+        state.hands[state.draws.pop(0)][outcome] += 1
+        continue_draws(state)
+    elif phase == PICK_START:
+        state.player = outcome
+        start_turn(state)
+    elif phase == ATTACK_ROLL:
+        resolve_attack(state, outcome)
+    elif phase == COLLAPSE_ROLL:
+        _, target, level, _, _ = state.attack
+        if outcome not in COLLAPSE_NONE:
+            fall(state, target, level, 1 if outcome in COLLAPSE_ONE else None)
+        state.attack = []
+        enter(state, ATTACK_CHOICE)
+    elif phase == QUAKE_ROLL:
+        seat = state.queue.pop(0)
+        if outcome in QUAKE_TOPPLES:
+            fall(state, seat, len(state.towers[seat]) - 1, 1)
+        if not state.queue:
+            enter(state, ATTACK_CHOICE)
+    elif phase == INSPECT:
+        seat = state.queue.pop(0)
+        state.hands[seat][outcome] -= 1
+        state.discard.append(outcome)
+        if not state.queue:
+            enter(state, ATTACK_CHOICE)
+    else:  # SPANK_ROLL
+        needed = SPANK_HIT[height(state, state.player) - state.monkey]
+        if outcome >= needed:
+            state.winner, state.phase = state.player, GAME_OVER
+        else:
+            enter(state, DISCARD)
+
+
+def fall(state: SpankState, seat: int, level: int, count: int | None) -> None:
+    """``count`` junk cards from ``level`` up (all if None) go to the discard pile."""
+    tower = state.towers[seat]
+    stop = len(tower) if count is None else min(len(tower), level + count)
+    for junk, _, reinforcement in tower[level:stop]:
+        state.discard.append(junk)
+        if reinforcement != NO_CARD:
+            state.discard.append(reinforcement)
+    del tower[level:stop]
+
+
+def resolve_attack(state: SpankState, die: int) -> None:
+    card, target, level, _, _ = state.attack
+    if attack_value(state, die) < defense_value(state):
+        state.attack = []
+        enter(state, ATTACK_CHOICE)
+        return
+    fall(state, target, level, 1)
+    if card in TOPPLES_ALL:
+        fall(state, target, level, None)
+    if level < len(state.towers[target]):
+        state.phase = COLLAPSE_ROLL  # the owner rolls for the cards above
+        return
+    state.attack = []
+    enter(state, ATTACK_CHOICE)
+
+
+def start_draws(state: SpankState, seats: list[int], after: int) -> None:
+    state.draws, state.after_draws = list(seats), after
+    continue_draws(state)
+
+
+def continue_draws(state: SpankState) -> None:
+    if not state.draws:
+        enter(state, state.after_draws)
+    elif sum(state.deck) == 0:  # the deck cannot feed a draw: the monkey wins
+        state.draws, state.phase, state.winner = [], GAME_OVER, -1
+    else:
+        state.phase = DRAW
+
+
+def start_turn(state: SpankState) -> None:
+    state.turns += 1
+    state.discards_left = MAX_DISCARDS
+    draws = 2 if sum(state.hands[state.player]) <= DRAW_TWO_AT_OR_BELOW else 1
+    start_draws(state, [state.player] * draws, BUILD_JUNK)
+
+
+def enter(state: SpankState, phase: int) -> None:
+    """Go to ``phase``, passing on at once when there is nothing to choose there."""
+    state.phase = phase
+    if phase in (PICK_START, GAME_OVER) or legal_actions(state) != [PASS_ACTION[phase]]:
+        return
+    if phase == DISCARD:
+        state.player = (state.player + 1) % len(state.hands)
+        start_turn(state)
+    elif phase == DEFEND:
+        state.phase = ATTACK_ROLL
+    else:
+        enter(state, NEXT_PHASE[phase])
+
+
+# What "do nothing" is in each phase, and where it leads.
+PASS_ACTION = {
+    BUILD_JUNK: ACTIONS.skip_build, BUILD_REINFORCE: ACTIONS.skip_reinforce,
+    ATTACK_CHOICE: ACTIONS.end_attacks, DEFEND: ACTIONS.no_defense, SPANK: ACTIONS.no_spank,
+    DISCARD: ACTIONS.stop_discard,
+}  # fmt: skip
+NEXT_PHASE = {
+    BUILD_JUNK: BUILD_REINFORCE,
+    BUILD_REINFORCE: ATTACK_CHOICE,
+    ATTACK_CHOICE: SPANK,
+    SPANK: DISCARD,
+}
+
+
+def legal_actions(state: SpankState) -> list[int]:
+    phase, player = state.phase, state.player
+    if phase in DEFENDER_PHASES:
+        defender = state.attack[TARGET]
+        if phase == TRAMPOLINE_TARGET:
+            n = len(state.towers)
+            seats = trampoline_targets(state, defender)
+            return sorted(ACTIONS.seat[(s - defender) % n - 1] for s in seats)
+        hand = state.hands[defender]
+        usable = [
+            d
+            for d in DEFENSE_TYPES
+            if hand[d] and (d != TRAMPOLINE or trampoline_targets(state, defender))
+        ]
+        return [*sorted(ACTIONS.defend[d] for d in usable), ACTIONS.no_defense]
+    if phase < BUILD_JUNK or phase == GAME_OVER:
+        return []
+    hand, n = state.hands[player], len(state.towers)
+    tower = state.towers[player]
+    if phase == BUILD_JUNK:
+        cards = [j for j in JUNK_TYPES if hand[j]] if len(tower) < MAX_LEVELS else []
+        return [ACTIONS.build[j] for j in cards] + [ACTIONS.skip_build]
+    if phase == BUILD_REINFORCE:
+        open_top = bool(tower) and tower[-1][2] == NO_CARD
+        cards = [r for r in REINFORCEMENT_TYPES if hand[r]] if open_top else []
+        return [ACTIONS.reinforce[r] for r in cards] + [ACTIONS.skip_reinforce]
+    if phase == ATTACK_CHOICE:
+        attacks = [
+            ACTIONS.attack[a] for a in ATTACK_TYPES if hand[a] and attack_targets(state, a, player)
+        ]
+        specials = [ACTIONS.special[s] for s in SPECIAL_TYPES if hand[s]]
+        return attacks + specials + [ACTIONS.end_attacks]
+    if phase == ATTACK_PLAYER:
+        seats = attack_targets(state, state.attack[CARD], player)
+        return sorted(ACTIONS.seat[(s - player) % n - 1] for s in seats)
+    if phase == ATTACK_LEVEL:
+        levels = attack_levels(state, state.attack[CARD], player, state.attack[TARGET])
+        return [ACTIONS.level[level] for level in levels]
+    if phase == SPANK:
+        return [ACTIONS.spank, ACTIONS.no_spank] if can_spank(state, player) else [ACTIONS.no_spank]
+    # DISCARD
+    cards = [t for t in range(NUM_TYPES) if hand[t]] if state.discards_left else []
+    return [ACTIONS.discard[t] for t in cards] + [ACTIONS.stop_discard]
+
+
+def apply_action(game: SpankTheMonkey, state: SpankState, action: int) -> None:
+    phase, player = state.phase, state.player
+    if phase == ATTACK_PLAYER:
+        state.attack[TARGET] = (player + ACTIONS.seat.index(action) + 1) % len(state.towers)
+        state.phase = ATTACK_LEVEL
+    elif phase == ATTACK_LEVEL:
+        state.attack[LEVEL] = ACTIONS.level.index(action)
+        enter(state, DEFEND)
+    elif phase == TRAMPOLINE_TARGET:
+        defender, n = state.attack[TARGET], len(state.towers)
+        target = (defender + ACTIONS.seat.index(action) + 1) % n
+        state.attack[TARGET] = target
+        state.attack[LEVEL] = min(state.attack[LEVEL], len(state.towers[target]) - 1)
+        state.attack[REDIRECTED] = 1  # the new owner may not defend
+        state.phase = ATTACK_ROLL
+    elif action == PASS_ACTION.get(phase):
+        if phase == DEFEND:
+            state.phase = ATTACK_ROLL
+        elif phase == DISCARD:
+            state.player = (player + 1) % len(state.hands)
+            start_turn(state)
+        else:
+            enter(state, NEXT_PHASE[phase])
+    elif phase == SPANK:
+        state.phase = SPANK_ROLL
+    else:
+        play_card(game, state, ACTIONS.card_of[action])
+
+
+def play_card(game: SpankTheMonkey, state: SpankState, card: int) -> None:
+    """A card leaves a hand: built, placed, played against someone, or discarded."""
+    phase, player = state.phase, state.player
+    owner = state.attack[TARGET] if phase == DEFEND else player
+    state.hands[owner][card] -= 1
+    tower = state.towers[player]
+    if phase == BUILD_JUNK:
+        tower.append([card, 0, NO_CARD])
+        junk_effect(state, CARDS[card].effect)
+    elif phase == BUILD_REINFORCE:
+        tower[-1][2] = card
+        enter(state, ATTACK_CHOICE)
+    elif phase == DEFEND:
+        state.discard.append(card)
+        state.attack[DEFENSE] = card
+        if card == GUARD_DOG:  # the attack is cancelled: no roll
+            state.attack = []
+            enter(state, ATTACK_CHOICE)
+        else:
+            state.phase = TRAMPOLINE_TARGET if card == TRAMPOLINE else ATTACK_ROLL
+    elif phase == DISCARD:
+        state.discard.append(card)
+        state.discards_left -= 1
+        enter(state, DISCARD)
+    elif card in ATTACK_TYPES:
+        state.discard.append(card)
+        state.attack = [card, -1, -1, NO_CARD, 0]
+        state.phase = ATTACK_PLAYER
+    else:
+        state.discard.append(card)
+        special_effect(game, state, CARDS[card].effect)
+
+
+def junk_effect(state: SpankState, effect: str) -> None:
+    tower = state.towers[state.player]
+    if effect == "DRAW":
+        start_draws(state, [state.player], BUILD_REINFORCE)
+        return
+    if effect == "SALVAGE" and state.discard:
+        state.hands[state.player][state.discard.pop()] += 1
+    elif effect == "BRACE" and len(tower) > 1:
+        tower[-2][1] += 1
+    elif effect == "SHAKE":
+        state.monkey += 1
+    enter(state, BUILD_REINFORCE)
+
+
+def special_effect(game: SpankTheMonkey, state: SpankState, effect: str) -> None:
+    n, player = len(state.towers), state.player
+    order = [(player + k) % n for k in range(n)]
+    if effect == "EARTHQUAKE":
+        state.queue = [s for s in order if state.towers[s]]
+    elif effect == "INSPECTION":
+        state.queue = [s for s in order[1:] if sum(state.hands[s])]
+    elif effect == "GORILLA":
+        state.monkey += 2
+    elif effect == "BANANA_PEEL":
+        state.monkey = max(game.monkey_floor, state.monkey - 1)
+    elif effect == "SCRAP_DEALER":
+        start_draws(state, [player, player], ATTACK_CHOICE)
+        return
+    if state.queue:
+        state.phase = QUAKE_ROLL if effect == "EARTHQUAKE" else INSPECT
+    else:
+        enter(state, ATTACK_CHOICE)
+
+
+# --- results ----------------------------------------------------------------------------
+def winners(state: SpankState) -> list[int]:
+    return [state.winner] if state.phase == GAME_OVER and state.winner >= 0 else []

@@ -1,0 +1,132 @@
+"""Spank the Monkey state: every fact of a game in progress, hidden hands included."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from jungle_envs.core.state import GameState, StateError
+from jungle_envs.games.spank_the_monkey.tables import (
+    ATTACK_LEVEL,
+    ATTACK_PLAYER,
+    ATTACK_ROLL,
+    ATTACK_TYPES,
+    COLLAPSE_ROLL,
+    DECISION_PHASES,
+    DEFEND,
+    DEFENSE_TYPES,
+    DRAW,
+    GAME_OVER,
+    INSPECT,
+    JUNK_TYPES,
+    MAX_DISCARDS,
+    MAX_LEVELS,
+    NUM_TYPES,
+    PHASE_NAMES,
+    PICK_START,
+    QUAKE_ROLL,
+    REINFORCEMENT_TYPES,
+    TRAMPOLINE_TARGET,
+)
+
+if TYPE_CHECKING:
+    from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
+
+# Fields of the pending attack (``state.attack``), empty when there is none.
+CARD, TARGET, LEVEL, DEFENSE, REDIRECTED = range(5)
+NO_CARD = -1
+
+
+@dataclass(eq=False)
+class SpankState(GameState):
+    phase: int
+    player: int  # whose turn it is; -1 while dealing
+    deck: list[int]  # face-down cards per type
+    discard: list[int]  # the discard pile, bottom first: its last card is the top
+    hands: list[list[int]]  # per seat: cards per type (secret)
+    towers: list[
+        list[list[int]]
+    ]  # per seat, bottom first: [junk type, brace bonus, reinforcement or -1]
+    monkey: int  # the monkey's height
+    draws: list[int]  # seats still to receive a card in the pending draws, in order
+    after_draws: int  # the phase that follows them
+    attack: list[int]  # [card, target seat, level, defense or -1, redirected 0/1] or []
+    queue: list[int]  # seats still to roll (earthquake) or to lose a card (inspection)
+    discards_left: int
+    winner: int  # the seat that spanked the monkey; -1 if none (yet)
+    turns: int  # turns started so far
+
+
+def tower_height(tower: list[list[int]], cards) -> int:
+    return sum(cards[level[0]].height for level in tower)
+
+
+def validate(state: SpankState, game: SpankTheMonkey) -> None:
+    """Raise StateError if ``state`` cannot arise in ``game``."""
+
+    def need(ok: bool, message: str) -> None:
+        if not ok:
+            raise StateError(message)
+
+    n, phase = game.num_players, state.phase
+    need(0 <= phase < len(PHASE_NAMES), f"phase {phase} unknown")
+    need(len(state.deck) == NUM_TYPES and all(c >= 0 for c in state.deck), "deck counts")
+    need(len(state.hands) == n and len(state.towers) == n, f"one hand and tower per seat ({n})")
+    need(all(len(h) == NUM_TYPES and min(h) >= 0 for h in state.hands), "hand counts")
+    need(all(0 <= t < NUM_TYPES for t in state.discard), "unknown card in the discard pile")
+    counts = list(state.deck)
+    for t in state.discard:
+        counts[t] += 1
+    for hand in state.hands:
+        counts = [a + b for a, b in zip(counts, hand, strict=True)]
+    for tower in state.towers:
+        need(len(tower) <= MAX_LEVELS, f"a tower holds at most {MAX_LEVELS} cards")
+        for level in tower:
+            need(len(level) == 3, "a tower level is [junk, brace bonus, reinforcement]")
+            junk, bonus, reinforcement = level
+            need(junk in JUNK_TYPES and bonus >= 0, "a tower level needs a junk card")
+            need(
+                reinforcement == NO_CARD or reinforcement in REINFORCEMENT_TYPES,
+                "only reinforcements stand beside junk",
+            )
+            counts[junk] += 1
+            if reinforcement != NO_CARD:
+                counts[reinforcement] += 1
+    need(counts == list(game.deck_counts), "the cards do not add up to the deck")
+    need(state.monkey >= game.monkey_floor, "the monkey is below its floor")
+    need(
+        -1 <= state.player < n and all(0 <= s < n for s in state.draws + state.queue),
+        "seat out of range",
+    )
+    need(state.player >= 0 or phase in (DRAW, PICK_START), "no player before the deal ends")
+    need(phase == DRAW or not state.draws, "pending draws belong to the draw phase")
+    need(phase != DRAW or (state.draws and sum(state.deck) > 0), "a draw needs a card")
+    need(state.after_draws in DECISION_PHASES or state.after_draws == PICK_START, "after_draws")
+    need(phase in (QUAKE_ROLL, INSPECT) or not state.queue, "queue outside a special")
+    need(0 <= state.discards_left <= MAX_DISCARDS and state.turns >= 0, "counters out of range")
+    need((state.winner >= 0) <= (phase == GAME_OVER) and -1 <= state.winner < n, "winner")
+    in_attack = phase in (
+        ATTACK_PLAYER,
+        ATTACK_LEVEL,
+        DEFEND,
+        TRAMPOLINE_TARGET,
+        ATTACK_ROLL,
+        COLLAPSE_ROLL,
+    )
+    need(in_attack == bool(state.attack), "a pending attack belongs to the attack steps")
+    if state.attack:
+        need(len(state.attack) == 5, "attack is [card, target, level, defense, redirected]")
+        card, target, level, defense, redirected = state.attack
+        need(card in ATTACK_TYPES, "the pending attack needs an attack card")
+        need(phase == ATTACK_PLAYER or 0 <= target < n, "attack target seat")
+        need(defense == NO_CARD or defense in DEFENSE_TYPES, "defense card")
+        need(redirected in (0, 1), "redirected is 0 or 1")
+        if phase not in (ATTACK_PLAYER, ATTACK_LEVEL, COLLAPSE_ROLL):
+            need(target != state.player or redirected, "no attack on your own tower")
+            need(0 <= level < len(state.towers[target]), "the target card is not in the tower")
+        if phase == COLLAPSE_ROLL:
+            need(0 <= level < len(state.towers[target]), "nothing above the card to collapse")
+    need(
+        phase != INSPECT or all(sum(state.hands[s]) > 0 for s in state.queue),
+        "an inspection needs a card to take",
+    )

@@ -1,0 +1,122 @@
+"""Spank the Monkey beyond single rulings: secrets, defenders, options, the heuristic."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from spank_positions import card, position
+
+from jungle_envs.core.game import TERMINAL
+from jungle_envs.core.play import random_step
+from jungle_envs.core.state import StateError
+from jungle_envs.evaluation import evaluate
+from jungle_envs.games.spank_the_monkey.encoding import decode
+from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
+from jungle_envs.games.spank_the_monkey.tables import ACTIONS, DEFEND
+
+ENV_ID = "jungle_envs/SpankTheMonkey-v0"
+
+
+def test_an_opponents_hand_never_reaches_my_observation():
+    game, state = position({0: ["Anvil", "Wok"], 1: ["Piano", "Ivy", "Dynamite"]}, {1: ["Bathtub"]})
+    other = state.copy()
+    # Same size, other cards: the swapped cards come from the deck.
+    for name in ("Piano", "Ivy", "Dynamite"):
+        other.hands[1][card(name)] -= 1
+        other.deck[card(name)] += 1
+    for name in ("Guard Dog", "Trampoline", "Earthquake"):
+        other.hands[1][card(name)] += 1
+        other.deck[card(name)] -= 1
+    game.validate_state(other)
+    np.testing.assert_array_equal(game.observe(state, 0), game.observe(other, 0))
+    assert not np.array_equal(game.observe(state, 1), game.observe(other, 1))
+
+
+def test_the_learner_answers_attacks_on_other_players_turns():
+    env = gym.make(ENV_ID, num_players=2, agent_seat=1, opponents="random")
+    base = env.unwrapped
+    rng = np.random.default_rng(0)
+    defended = 0
+    for seed in range(20):
+        _, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            if base.state.phase == DEFEND:
+                assert base.state.player == 0 and base.game.current_player(base.state) == 1
+                view = decode(base.game, base.game.observe(base.state, 1))
+                assert view.attack_card == base.state.attack[0] and view.attack_target == 0
+                defended += 1
+            mask = info["action_mask"]
+            _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert defended > 0
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_every_state_of_random_games_is_valid(players):
+    game = SpankTheMonkey(players)
+    rng = np.random.default_rng(players)
+    for _ in range(10):
+        state = game.new_state()
+        while random_step(game, state, rng) != TERMINAL:
+            game.validate_state(state)
+
+
+def test_options_change_the_deck_and_the_monkey():
+    game = SpankTheMonkey(3, deck={"Gorilla": 0, "Anvil": 4}, monkey_base=16, monkey_floor=3)
+    assert game.deck_counts[card("Gorilla")] == 0 and game.deck_counts[card("Anvil")] == 4
+    assert game.new_state().monkey == 13 and game.monkey_floor == 3
+
+
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"deck": {"Laser": 2}}, "unknown cards"),
+        ({"deck": {"Piano": -1}}, "ints >= 0"),
+        ({"deck": {"Surfboard": 40}}, "at most 42 junk"),
+        ({"monkey_base": 6}, "below its floor"),
+    ],
+)
+def test_bad_options_are_refused(options, message):
+    with pytest.raises(ValueError, match=message):
+        SpankTheMonkey(2, **options)
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda s: s.hands[0].__setitem__(card("Anvil"), 3), "do not add up"),
+        (lambda s: s.towers[0].append([card("Anvil"), 0, -1]), "needs a junk card"),
+        (lambda s: setattr(s, "monkey", 2), "below its floor"),
+        (lambda s: setattr(s, "attack", [card("Anvil"), 1, 0, -1, 0]), "attack steps"),
+    ],
+)
+def test_impossible_states_are_refused(change, message):
+    game, state = position({0: ["Anvil"]}, {1: ["Piano"]})
+    change(state)
+    with pytest.raises(StateError, match=message):
+        game.state_from_json(game.state_to_json(state))
+
+
+def test_heuristic_spanks_when_it_can():
+    game, state = position(
+        {0: ["Anvil"]}, {0: ["Totem Pole", "Dinosaur Skeleton", "Piano", "Surfboard"]}, phase=14
+    )
+    action = game.heuristic_policy().act(game.observe(state, 0), game.legal_mask(state), None)
+    assert action == ACTIONS.spank
+
+
+def test_heuristic_attacks_a_tower_in_reach_of_the_monkey():
+    towers = {1: ["Totem Pole", "Dinosaur Skeleton", "Piano", "Surfboard"]}
+    game, state = position({0: ["Dynamite"]}, towers)
+    policy = game.heuristic_policy()
+    action = policy.act(game.observe(state, 0), game.legal_mask(state), None)
+    assert action == ACTIONS.attack[card("Dynamite")]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_heuristic_beats_random_opponents_clearly(players):
+    result = evaluate(ENV_ID, "heuristic", "random", games=200, num_players=players, seed=3)
+    random = evaluate(ENV_ID, "random", "random", games=200, num_players=players, seed=3)
+    assert result.ci95[0] > random.ci95[1]
+    assert result.illegal_actions == 0
