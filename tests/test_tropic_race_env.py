@@ -69,6 +69,7 @@ def test_options_change_the_die_tiles_lion_fields_and_monkeys():
         ("lion_start", "NT3", "not a land field"),
         ("die_fields", ["B4"], "both a die and an arrow field"),
         ("monkeys", 0, "int >= 1"),
+        ("die_faces", ["1", "LION"], "keep an ARROW"),
     ],
 )
 def test_bad_option_values_are_refused(option, value, message):
@@ -90,6 +91,21 @@ def test_impossible_states_are_refused(field, value, message):
     setattr(state, field, value)
     with pytest.raises(StateError, match=message):
         game.state_from_json(game.state_to_json(state))
+
+
+def test_a_move_with_nothing_to_move_is_refused():
+    slots = ("bridge", "bridge", "near_only", "bridge", "bridge")
+    game, state = position({0: ["GOAL"] * 5 + ["NT3"]}, lion="B5", slots=slots)
+    state.phase, state.steps = MOVE, 3
+    with pytest.raises(StateError, match="nothing legal"):
+        game.validate_state(state)
+
+
+def test_more_tiles_of_a_kind_than_the_box_holds_are_refused():
+    game, state = position({}, lion="B5")
+    state.supply = [14, 1, 0, 0]  # the box holds 10 bridges: 5 in the river, 5 left
+    with pytest.raises(StateError, match="too many bridge tiles"):
+        game.validate_state(state)
 
 
 def test_monkey_on_a_missing_turtle_is_refused():

@@ -240,3 +240,92 @@ def test_actions_name_a_from_and_to_location_or_a_lion_end():
     assert names[0] == "move START->T1" and len(names) == 219
     assert names[-3:] == ("lion to T1", "lion to B1", "lion to B9")
     assert all(name.startswith(("move ", "lion to ")) for name in names)
+
+
+def test_the_ends_of_the_bank_lead_onto_slots_one_and_five():
+    game, state = position({0: ["B1", "B9"]}, lion="T1", phase=MOVE, steps=1)
+    assert {("B1", "NT1"), ("B9", "NT5")} <= targets(game, state)
+
+
+def test_a_far_only_tile_cannot_be_entered():
+    slots = ("bridge", "bridge", "far_only", "bridge", "bridge")
+    game, state = position({0: ["B5"]}, lion="T1", slots=slots, phase=MOVE, steps=1)
+    assert {t for f, t in targets(game, state) if f == "B5"} == {"B4", "B6"}
+
+
+def test_lion_walks_across_the_fork():
+    game, state = position({0: ["B8"]}, lion="B2", phase=LION_PHASE)
+    game.apply_action(state, LION_ACTION + 2)  # toward B9: B3, B4, B5, B6, B7, then B8
+    assert state.lion == LOC["B8"] and where(state, 0).count("START") == 6
+    game, state = position({}, lion="T1", phase=LION_PHASE)
+    game.apply_action(state, LION_ACTION + 1)  # up the T and left along the bank
+    assert state.lion == LOC["B1"]
+
+
+def test_going_on_past_taken_fields_can_end_on_the_lion():
+    game, state = position({0: ["T1"], 1: ["T3"]}, lion="B5", phase=MOVE, steps=2)
+    assert ("T1", "B5") in targets(game, state)  # T3 is taken; B5 is free of monkeys
+    move(game, state, "T1", "B5")
+    assert where(state, 0).count("START") == 6
+
+
+def test_going_on_past_taken_fields_can_reach_the_goal():
+    game, state = position({0: ["FT2"], 1: ["FB2"]}, lion="B9", phase=MOVE, steps=1)
+    assert targets(game, state) >= {("FT2", "GOAL")}
+
+
+def test_a_push_sends_far_turtle_riders_of_the_last_tile_home():
+    game, state = position({0: ["FT5"]}, lion="B9")
+    game.apply_chance(state, ARROW)
+    game.apply_chance(state, BRIDGE)
+    assert where(state, 0).count("START") == 6
+
+
+def test_an_arrow_field_push_with_the_last_tile_erupts_the_volcano():
+    mix = {"bridge": 6, "near_only": 0, "far_only": 0, "empty": 0}
+    game, state = position({0: ["B5"]}, lion="T1", phase=MOVE, steps=1, tile_mix=mix)
+    move(game, state, "B5", "B4")
+    game.apply_chance(state, BRIDGE)
+    assert state.phase == GAME_OVER and state.volcano
+
+
+def test_a_push_instead_of_a_number_can_erupt_the_volcano():
+    mix = {"bridge": 6, "near_only": 0, "far_only": 0, "empty": 0}
+    game, state = position({0: ["GOAL"] * 5 + ["FB1"], 1: ["GOAL"]}, lion="T1", tile_mix=mix)
+    game.apply_chance(state, 2)  # FB1 reaches GOAL with any number: a legal move exists
+    assert state.phase == MOVE
+    mix = {"bridge": 5, "near_only": 1, "far_only": 0, "empty": 0}
+    slots = ("near_only", "bridge", "bridge", "bridge", "bridge")
+    game, state = position({0: ["GOAL"] * 5 + ["B1"]}, lion="T1", tile_mix=mix, slots=slots)
+    game.apply_chance(state, 3)  # B1 cannot go 3 steps: push instead, with the last tile
+    game.apply_chance(state, BRIDGE)
+    assert state.phase == GAME_OVER and state.volcano and game.winners(state) == [0]
+
+
+def test_a_push_instead_of_a_number_with_no_step_possible_ends_the_turn():
+    slots = ("bridge", "bridge", "near_only", "bridge", "bridge")
+    game, state = position({0: ["GOAL"] * 5 + ["NT3"]}, lion="B9", slots=slots)
+    game.apply_chance(state, 2)
+    game.apply_chance(state, BRIDGE)  # NT3's tile moves to slot 4, still near-only
+    assert state.phase == ROLL and state.player == 1
+
+
+def test_a_win_ends_the_game_before_an_arrow_field_push():
+    game, state = position(
+        {0: ["GOAL"] * 5 + ["B5"]},
+        lion="T1",
+        phase=MOVE,
+        steps=4,
+        die_fields=[],
+        arrow_fields=["B4", "B6"],
+    )
+    move(game, state, "B5", "GOAL")
+    assert state.phase == GAME_OVER and not state.volcano
+
+
+def test_a_monkey_moved_onto_the_lion_from_start_is_a_legal_move():
+    game, state = position({}, lion="T1")
+    game.apply_chance(state, 1)
+    assert state.phase == MOVE and targets(game, state) == {("START", "T1")}
+    move(game, state, "START", "T1")
+    assert where(state, 0).count("START") == 6 and state.player == 1

@@ -50,7 +50,6 @@ def position(
         supply=supply,
         steps=steps if phase == MOVE else 0,
         then=THEN_STEP_ONE,
-        extra_turn=False,
         volcano=False,
         rolls=0,
     )

@@ -117,7 +117,6 @@ def decode(game: TropicRace, obs: np.ndarray) -> TropicRaceState:
         supply=supply,
         steps=int(steps_hot.argmax()) + 1 if moving else 0,
         then=THEN_STEP_ONE,
-        extra_turn=False,
         volcano=False,
         rolls=0,
     )

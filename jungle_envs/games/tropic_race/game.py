@@ -42,8 +42,8 @@ def _check_die(value: Any) -> list[str]:
     bad = sorted(set(faces) - allowed)
     if bad:
         raise ValueError(f"unknown faces {bad}; allowed: 1-{MAX_NUMBER}, {LION_FACE}, {ARROW_FACE}")
-    if ARROW_FACE not in faces and not any(f.isdigit() for f in faces):
-        raise ValueError("the river must be able to move: keep an ARROW or a number face")
+    if ARROW_FACE not in faces:
+        raise ValueError("keep an ARROW face: the river must move for the volcano to end the game")
     return faces
 
 

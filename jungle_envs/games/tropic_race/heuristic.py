@@ -27,6 +27,7 @@ from jungle_envs.games.tropic_race.tables import (
     NEAR_TURTLE,
     NUM_LOCATIONS,
     PUSH,
+    ROLL,
     SLOT_BANK,
     SLOTS,
     START,
@@ -105,7 +106,8 @@ class TropicRaceHeuristic:
                 rules.apply_chance(self.game, pushed, tile)
                 total += p * self.value(pushed)
             return total
-        bonus = EXTRA_TURN_VALUE if child.player == 0 and child.phase != GAME_OVER else 0.0
+        extra_turn = child.phase == ROLL and child.player == 0
+        bonus = EXTRA_TURN_VALUE if extra_turn else 0.0
         return self.value(child) + bonus
 
     def value(self, state: TropicRaceState) -> float:

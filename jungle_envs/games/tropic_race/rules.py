@@ -118,7 +118,6 @@ def new_state(game: TropicRace) -> TropicRaceState:
         supply=list(game.tile_mix),
         steps=0,
         then=THEN_STEP_ONE,
-        extra_turn=False,
         volcano=False,
         rolls=0,
     )
@@ -200,8 +199,9 @@ def apply_action(game: TropicRace, state: TropicRaceState, action: int) -> None:
         _end_turn(state)
     elif end in game.arrow_fields:
         state.phase, state.then = PUSH, THEN_END_TURN
+    elif end in game.die_fields:
+        state.phase = ROLL  # an extra turn at once
     else:
-        state.extra_turn = end in game.die_fields
         _end_turn(state)
 
 
@@ -243,10 +243,7 @@ def _offer_step(state: TropicRaceState) -> None:
 
 def _end_turn(state: TropicRaceState) -> None:
     state.phase = ROLL
-    if state.extra_turn:
-        state.extra_turn = False
-    else:
-        state.player = (state.player + 1) % len(state.monkeys)
+    state.player = (state.player + 1) % len(state.monkeys)
 
 
 # --- results ----------------------------------------------------------------------------

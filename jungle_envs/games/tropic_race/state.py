@@ -19,8 +19,6 @@ from jungle_envs.games.tropic_race.tables import (
     NUM_LOCATIONS,
     PHASE_NAMES,
     PICK_START,
-    PUSH,
-    ROLL,
     SLOTS,
     START,
     THEN_END_TURN,
@@ -42,7 +40,6 @@ class TropicRaceState(GameState):
     supply: list[int]  # face-down tiles per kind
     steps: int  # steps of the pending move (a roll, or 1), else 0
     then: int  # what follows a pending push: THEN_STEP_ONE or THEN_END_TURN
-    extra_turn: bool  # the player rolls again when this turn ends
     volcano: bool  # the supply ran out and ended the game
     rolls: int  # dice rolled so far
 
@@ -79,7 +76,8 @@ def validate(state: TropicRaceState, game: TropicRace) -> None:
     for slot, kind in enumerate(state.slots):
         near, far = TILE_TURTLES[kind] if kind != NO_TILE else (False, False)
         need(near or NEAR_TURTLE[slot] not in on_board, f"a monkey stands on missing NT{slot + 1}")
-        need(far or FAR_TURTLE[slot] not in on_board, f"a monkey stands on missing FT{slot + 1}")
+        # A far turtle is reached only from the near one: its tile must be a bridge.
+        need((near and far) or FAR_TURTLE[slot] not in on_board, f"no way onto FT{slot + 1}")
     need((state.player == -1) == (phase in (LAY_TILE, PICK_START)), "player and phase disagree")
     need(-1 <= state.player < n, "player out of range")
     need(state.then in (0, THEN_END_TURN) and state.rolls >= 0, "then/rolls out of range")
@@ -91,7 +89,6 @@ def validate(state: TropicRaceState, game: TropicRace) -> None:
     finished = [s for s in range(n) if all(loc == GOAL for loc in state.monkeys[s])]
     need(len(finished) <= 1, "two players cannot both be home")
     need(over == bool(finished or state.volcano), "a game ends by a win or the volcano")
-    need(
-        phase in (ROLL, MOVE, PUSH, LION, GAME_OVER) or not state.extra_turn,
-        "no extra turn before the first roll",
-    )
+    for kind, total in enumerate(game.tile_mix):
+        need(state.supply[kind] + laid.count(kind) <= total, f"too many {TILE_KINDS[kind]} tiles")
+    need(phase not in (MOVE, LION) or bool(game.legal_actions(state)), "nothing legal to do")
