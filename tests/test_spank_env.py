@@ -120,3 +120,20 @@ def test_heuristic_beats_random_opponents_clearly(players):
     random = evaluate(ENV_ID, "random", "random", games=200, num_players=players, seed=3)
     assert result.ci95[0] > random.ci95[1]
     assert result.illegal_actions == 0
+
+
+def test_heuristic_follows_its_attack_through_to_the_planned_card():
+    towers = {1: ["Totem Pole", "Dinosaur Skeleton", "Piano", "Surfboard"]}
+    game, state = position({0: ["Dynamite"]}, towers)
+    policy = game.heuristic_policy()
+    chosen = []
+    for _ in range(3):  # card, player, level
+        action = policy.act(game.observe(state, 0), game.legal_mask(state), None)
+        chosen.append(ACTIONS.names[action])
+        game.apply_action(state, action)
+    # The bottom card takes the most height with it (the collapse roll included).
+    assert chosen == [
+        "attack with Dynamite",
+        "target the player 1 seat(s) on",
+        "target tower level 0",
+    ]

@@ -407,3 +407,103 @@ def test_steps_with_nothing_to_choose_pass_by_themselves():
     ]
     play(game, state, "end attacks")  # not in reach of the monkey: no spank question
     assert state.phase == DISCARD
+
+
+@pytest.mark.parametrize(
+    "name,expected",
+    [
+        ("Old Fridge", ("junk", 3, 2, 4, ("HOUSEHOLD", "MACHINE"), "")),
+        ("Rodeo Bull", ("junk", 2, 2, 3, ("MACHINE", "LEISURE", "ANIMAL"), "SHAKE")),
+        ("Tractor Tyre", ("junk", 3, 1, 6, ("VEHICLE", "GARDEN"), "BRACE")),
+        ("Stuffed Bear", ("junk", 2, 2, 2, ("ANIMAL", "ILLEGAL"), "SALVAGE")),
+        ("Security Guard", ("reinforcement", 2, 0, 3, (), "")),
+        ("Blowtorch", ("attack", 1, 0, 5, (), "hand")),
+        ("Ball Cannon", ("attack", 1, 0, 3, (), "sneak")),
+        ("Wok", ("defense", 1, 0, 3, (), "")),
+        ("Banana Peel", ("special", 2, 0, 0, (), "BANANA_PEEL")),
+    ],
+)
+def test_card_table_rows_match_the_rulings(name, expected):
+    c = CARDS[card(name)]
+    assert (c.kind, c.copies, c.height, c.strength, c.categories, c.effect) == expected
+
+
+def test_a_second_draw_the_deck_cannot_feed_lets_the_monkey_win():
+    game, state = position({0: ["Anvil"]}, phase=DISCARD, player=1)
+    last = next(t for t in range(len(state.deck)) if state.deck[t])
+    for t in range(len(state.deck)):  # leave exactly one card in the deck
+        keep = 1 if t == last else 0
+        state.discard += [t] * (state.deck[t] - keep)
+        state.deck[t] = keep
+    play(game, state, "stop discarding")
+    assert state.draws == [0, 0]
+    game.apply_chance(state, last)
+    assert state.phase == GAME_OVER and game.winners(state) == []
+
+
+@pytest.mark.parametrize(
+    "hand,actions",
+    [
+        (["Pinball Machine"], ["build Pinball Machine"]),
+        (["Scrap Dealer"], ["play Scrap Dealer"]),
+    ],
+)
+def test_a_card_effect_draw_on_an_empty_deck_lets_the_monkey_win(hand, actions):
+    game, state = position({0: hand}, phase=BUILD_JUNK if "Pinball" in hand[0] else ATTACK_CHOICE)
+    for t in range(len(state.deck)):
+        state.discard += [t] * state.deck[t]
+        state.deck[t] = 0
+    play(game, state, *actions)
+    assert state.phase == GAME_OVER and game.winners(state) == []
+
+
+def test_brace_bonus_counts_against_every_attack():
+    # Piano 4 + brace 1 = 5 against a Wasp's Nest (2): a 2 fails, a 3 ties and wins.
+    for die, survives in ((2, True), (3, False)):
+        towers = {1: [("Piano", 1, None), "Tractor Tyre"]}
+        game, state = position({0: ["Wasp's Nest", KEEP]}, towers)
+        attack(game, state, "Wasp's Nest", level=0)
+        game.apply_chance(state, die)
+        assert ("Piano" in names(state, 1)) == survives
+
+
+def test_reinforcements_fall_with_their_cards_in_a_collapse_and_an_earthquake():
+    towers = {1: ["Surfboard", "Lawn Mower", ("Bathtub", 0, "Ivy")]}
+    game, state = position({0: ["Dynamite", KEEP]}, towers)
+    attack(game, state, "Dynamite", level=1)
+    game.apply_chance(state, 6)
+    game.apply_chance(state, 4)  # the Bathtub above falls too, with its Ivy
+    assert state.discard[-2:] == [card("Bathtub"), card("Ivy")]
+    game, state = position({0: ["Earthquake", KEEP]}, {1: [("Bathtub", 0, "Ivy")]})
+    play(game, state, "play Earthquake")
+    game.apply_chance(state, 1)
+    assert state.towers[1] == [] and state.discard[-2:] == [card("Bathtub"), card("Ivy")]
+
+
+@pytest.mark.parametrize(
+    "defense,die,destroyed",
+    [
+        ("Umbrella", 2, False),
+        ("Umbrella", 3, True),  # Anvil 3 + die against Bathtub 5 + 1
+        ("Satellite Dish", 3, False),
+        ("Satellite Dish", 4, True),  # against 5 + 2
+    ],
+)
+def test_value_defenses_raise_what_the_roll_must_reach(defense, die, destroyed):
+    game, state = position({0: ["Anvil", KEEP], 1: [defense]}, {1: ["Bathtub"]})
+    attack(game, state, "Anvil")
+    play(game, state, f"defend with {defense}")
+    game.apply_chance(state, die)
+    assert (state.towers[1] == []) == destroyed
+
+
+def test_trampoline_needs_another_tower_to_send_the_attack_to():
+    game, state = position({0: ["Anvil", KEEP], 1: ["Trampoline", "Umbrella"]}, {1: ["Piano"]})
+    attack(game, state, "Anvil")
+    assert legal_names(game, state) == ["defend with Umbrella", "no defense"]
+
+
+def test_a_hand_attack_from_an_empty_tower_reaches_the_bottom_card():
+    game, state = position({0: ["Crowbar"]}, {1: ["Piano", "Bathtub"]})
+    play(game, state, "attack with Crowbar", "target the player 1 seat(s) on")
+    assert legal_names(game, state) == ["target tower level 0"]

@@ -119,11 +119,14 @@ class SpankTheMonkeyHeuristic:
         return best
 
     def plans(self, view: View):
-        """(value, card, target slot, level) of every attack the hand allows."""
+        """(value, card, target slot, level) of every attack the hand allows, or of the
+        attack card already played when a target is being chosen."""
         mine = view.height(0)
-        for card in ACTIONS.attack:
-            if not view.hand[card]:
-                continue
+        if view.phase == ATTACK_CHOICE:
+            cards = [card for card in ACTIONS.attack if view.hand[card]]
+        else:
+            cards = [view.attack_card]
+        for card in cards:
             for slot in range(1, view.num_players):
                 tower, base = view.towers[slot], 0
                 for index, level in enumerate(tower):

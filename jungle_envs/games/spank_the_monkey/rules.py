@@ -18,6 +18,7 @@ from jungle_envs.games.spank_the_monkey.state import (
     REDIRECTED,
     TARGET,
     SpankState,
+    can_spank,
     tower_height,
 )
 from jungle_envs.games.spank_the_monkey.tables import (
@@ -56,7 +57,6 @@ from jungle_envs.games.spank_the_monkey.tables import (
     REINFORCEMENT_TYPES,
     SPANK,
     SPANK_HIT,
-    SPANK_REACH,
     SPANK_ROLL,
     SPECIAL_TYPES,
     TOPPLES_ALL,
@@ -123,10 +123,6 @@ def attack_value(state: SpankState, die: int) -> int:
         if categories & set(CARDS[state.towers[target][level][0]].categories):
             value += bonus
     return value
-
-
-def can_spank(state: SpankState, seat: int) -> bool:
-    return state.monkey <= height(state, seat) <= state.monkey + SPANK_REACH
 
 
 # --- the state machine ------------------------------------------------------------------

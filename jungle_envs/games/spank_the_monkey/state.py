@@ -7,10 +7,14 @@ from typing import TYPE_CHECKING
 
 from jungle_envs.core.state import GameState, StateError
 from jungle_envs.games.spank_the_monkey.tables import (
+    ATTACK_CHOICE,
     ATTACK_LEVEL,
     ATTACK_PLAYER,
     ATTACK_ROLL,
     ATTACK_TYPES,
+    BUILD_JUNK,
+    BUILD_REINFORCE,
+    CARDS,
     COLLAPSE_ROLL,
     DECISION_PHASES,
     DEFEND,
@@ -26,12 +30,17 @@ from jungle_envs.games.spank_the_monkey.tables import (
     PICK_START,
     QUAKE_ROLL,
     REINFORCEMENT_TYPES,
+    SPANK_REACH,
+    SPANK_ROLL,
+    TRAMPOLINE,
     TRAMPOLINE_TARGET,
 )
 
 if TYPE_CHECKING:
     from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
 
+# Draws end the deal or lead to a build or attack step.
+AFTER_DRAWS = (PICK_START, BUILD_JUNK, BUILD_REINFORCE, ATTACK_CHOICE)
 # Fields of the pending attack (``state.attack``), empty when there is none.
 CARD, TARGET, LEVEL, DEFENSE, REDIRECTED = range(5)
 NO_CARD = -1
@@ -59,6 +68,11 @@ class SpankState(GameState):
 
 def tower_height(tower: list[list[int]], cards) -> int:
     return sum(cards[level[0]].height for level in tower)
+
+
+def can_spank(state: SpankState, seat: int) -> bool:
+    height = tower_height(state.towers[seat], CARDS)
+    return state.monkey <= height <= state.monkey + SPANK_REACH
 
 
 def validate(state: SpankState, game: SpankTheMonkey) -> None:
@@ -98,13 +112,19 @@ def validate(state: SpankState, game: SpankTheMonkey) -> None:
         -1 <= state.player < n and all(0 <= s < n for s in state.draws + state.queue),
         "seat out of range",
     )
-    need(state.player >= 0 or phase in (DRAW, PICK_START), "no player before the deal ends")
     need(phase == DRAW or not state.draws, "pending draws belong to the draw phase")
     need(phase != DRAW or (state.draws and sum(state.deck) > 0), "a draw needs a card")
-    need(state.after_draws in DECISION_PHASES or state.after_draws == PICK_START, "after_draws")
     need(phase in (QUAKE_ROLL, INSPECT) or not state.queue, "queue outside a special")
     need(0 <= state.discards_left <= MAX_DISCARDS and state.turns >= 0, "counters out of range")
     need((state.winner >= 0) <= (phase == GAME_OVER) and -1 <= state.winner < n, "winner")
+    need(state.after_draws in AFTER_DRAWS, "draws lead to the deal's end or a build/attack step")
+    need(
+        (state.player < 0) == (phase == DRAW and state.after_draws == PICK_START)
+        or phase == PICK_START,
+        "only the deal comes before the first turn",
+    )
+    need(phase not in (QUAKE_ROLL, INSPECT) or bool(state.queue), "a special with nobody left")
+    need(phase != SPANK_ROLL or can_spank(state, state.player), "spank roll out of reach")
     in_attack = phase in (
         ATTACK_PLAYER,
         ATTACK_LEVEL,
@@ -115,18 +135,35 @@ def validate(state: SpankState, game: SpankTheMonkey) -> None:
     )
     need(in_attack == bool(state.attack), "a pending attack belongs to the attack steps")
     if state.attack:
-        need(len(state.attack) == 5, "attack is [card, target, level, defense, redirected]")
-        card, target, level, defense, redirected = state.attack
-        need(card in ATTACK_TYPES, "the pending attack needs an attack card")
-        need(phase == ATTACK_PLAYER or 0 <= target < n, "attack target seat")
-        need(defense == NO_CARD or defense in DEFENSE_TYPES, "defense card")
-        need(redirected in (0, 1), "redirected is 0 or 1")
-        if phase not in (ATTACK_PLAYER, ATTACK_LEVEL, COLLAPSE_ROLL):
-            need(target != state.player or redirected, "no attack on your own tower")
-            need(0 <= level < len(state.towers[target]), "the target card is not in the tower")
-        if phase == COLLAPSE_ROLL:
-            need(0 <= level < len(state.towers[target]), "nothing above the card to collapse")
+        _validate_attack(state, need, n)
     need(
         phase != INSPECT or all(sum(state.hands[s]) > 0 for s in state.queue),
         "an inspection needs a card to take",
     )
+    if phase in DECISION_PHASES:
+        need(bool(game.legal_actions(state)), "nothing legal to do")
+
+
+def _validate_attack(state: SpankState, need, n: int) -> None:
+    need(len(state.attack) == 5, "attack is [card, target, level, defense, redirected]")
+    card, target, level, defense, redirected = state.attack
+    phase = state.phase
+    need(card in ATTACK_TYPES, "the pending attack needs an attack card")
+    need(defense == NO_CARD or defense in DEFENSE_TYPES, "defense card")
+    need(redirected in (0, 1) and (not redirected or defense == TRAMPOLINE), "redirect")
+    if phase == ATTACK_PLAYER:
+        need(target == -1 and level == -1 and defense == NO_CARD, "no target chosen yet")
+        return
+    need(0 <= target < n and (target != state.player or redirected), "attack target seat")
+    if phase == ATTACK_LEVEL:
+        need(level == -1 and defense == NO_CARD, "no level chosen yet")
+        return
+    need(phase != DEFEND or (defense == NO_CARD and not redirected), "one defense only")
+    need(
+        phase != TRAMPOLINE_TARGET or (defense == TRAMPOLINE and not redirected),
+        "a Trampoline picks the new tower",
+    )
+    if phase == COLLAPSE_ROLL:
+        need(0 <= level < len(state.towers[target]), "nothing above the card to collapse")
+    else:
+        need(0 <= level < len(state.towers[target]), "the target card is not in the tower")
