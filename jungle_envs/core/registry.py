@@ -16,6 +16,7 @@ GAMES: dict[str, str] = {
     "JungleSweep": "jungle_envs.games.jungle_sweep",
     "TropicRace": "jungle_envs.games.tropic_race",
     "SpankTheMonkey": "jungle_envs.games.spank_the_monkey",
+    "ElephantFestival": "jungle_envs.games.elephant_festival",
 }
 
 ACTION_MASK_WRAPPER = WrapperSpec(

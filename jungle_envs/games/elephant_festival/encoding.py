@@ -1,0 +1,112 @@
+"""Elephant Festival observation: a flat float32 vector in [0, 1] from one seat's view.
+
+Colours are relative to the observer (colour 0 is the observer's own, then the colours
+after it in seat order), and seats are rotated so the observer's ground comes first.
+Layout (S = 5 seat slots, C = grid x grid cells, 81 by default, K = 30 tile kinds as
+relative colour x 6 + symbols):
+
+    grounds   S x C x 9  per cell: top tile colour one-hot (5), start tile, symbols on the
+                         top tile / 5, tiles in the stack / 5 (at most 1), elephants here / 2
+    display   K          face-up tiles per kind / players
+    unseen    K          tiles per kind neither drawn nor set aside / most of a kind
+    bag       1          tiles left in the bag / bag size
+    passes    S          passes used per seat / 2
+    holder    S          one-hot: the seat holding the bag
+    players   4          one-hot 2-5 players
+
+The bag's contents are hidden: only the tiles not yet seen, which every player can count.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from jungle_envs.games.elephant_festival.state import ElephantFestivalState
+from jungle_envs.games.elephant_festival.tables import (
+    ELEPHANTS,
+    MAX_PASSES,
+    MAX_SYMBOLS,
+    NUM_COLORS,
+    NUM_KINDS,
+    START_TILE,
+    TYPES,
+    relative_kind,
+)
+
+if TYPE_CHECKING:
+    from jungle_envs.games.elephant_festival.game import ElephantFestival
+
+MAX_SEATS = NUM_COLORS
+CELL_FEATURES = NUM_COLORS + 4
+MIN_PLAYERS = 2
+
+
+def observation_size(game: ElephantFestival) -> int:
+    cells = game.grid * game.grid
+    return MAX_SEATS * cells * CELL_FEATURES + 2 * NUM_KINDS + 1 + 2 * MAX_SEATS + 4
+
+
+def observe(game: ElephantFestival, state: ElephantFestivalState, seat: int, out=None):
+    obs = np.zeros(game.observation_size, dtype=np.float32) if out is None else out
+    if out is not None:
+        obs.fill(0.0)
+    n, cells = game.num_players, game.grid * game.grid
+    grounds = obs[: MAX_SEATS * cells * CELL_FEATURES].reshape(MAX_SEATS, cells, CELL_FEATURES)
+    for other in range(n):
+        slot = (other - seat) % n
+        ground = grounds[slot]
+        for cell, stack in enumerate(state.grounds[other]):
+            if not stack:
+                continue
+            top = stack[-1]
+            if top == START_TILE:
+                ground[cell, (other - seat) % NUM_COLORS] = 1.0
+                ground[cell, NUM_COLORS] = 1.0
+            else:
+                ground[cell, (top // TYPES - seat) % NUM_COLORS] = 1.0
+                ground[cell, NUM_COLORS + 1] = (top % TYPES) / MAX_SYMBOLS
+                ground[cell, NUM_COLORS + 2] = min(len(stack) / 5.0, 1.0)
+        for cell in state.elephants[other]:
+            ground[cell, NUM_COLORS + 3] += 1.0 / ELEPHANTS
+    at = MAX_SEATS * cells * CELL_FEATURES
+    most = max(game.tile_counts)
+    for kind in range(NUM_KINDS):
+        rel = relative_kind(kind, seat)
+        obs[at + rel] = state.display[kind] / n
+        obs[at + NUM_KINDS + rel] = state.box[kind] / most
+    at += 2 * NUM_KINDS
+    obs[at] = state.bag / game.bag_size
+    at += 1
+    for other in range(n):
+        slot = (other - seat) % n
+        obs[at + slot] = state.passes[other] / MAX_PASSES
+    obs[at + MAX_SEATS + (state.holder - seat) % n] = 1.0
+    obs[at + 2 * MAX_SEATS + n - MIN_PLAYERS] = 1.0
+    return obs
+
+
+def decode_own(game: ElephantFestival, obs: np.ndarray):
+    """The observer's own ground (as relative tile codes), elephants, passes and the
+    display, for rule-based policies. The observer's colour is 0 in these codes."""
+    cells = game.grid * game.grid
+    grounds = obs[: MAX_SEATS * cells * CELL_FEATURES].reshape(MAX_SEATS, cells, CELL_FEATURES)
+    mine = grounds[0]
+    ground, herd = [], []
+    for cell in range(cells):
+        row = mine[cell]
+        if row[NUM_COLORS] > 0.5:
+            ground.append([START_TILE])
+        elif row[:NUM_COLORS].any():
+            color = int(row[:NUM_COLORS].argmax())
+            symbols = round(row[NUM_COLORS + 1] * MAX_SYMBOLS)
+            height = max(1, round(row[NUM_COLORS + 2] * 5))
+            ground.append([color * TYPES + symbols] * height)  # only the top tile is known
+        else:
+            ground.append([])
+        herd += [cell] * round(row[NUM_COLORS + 3] * ELEPHANTS)
+    at = MAX_SEATS * cells * CELL_FEATURES
+    display = np.rint(obs[at : at + NUM_KINDS] * game.num_players).astype(int).tolist()
+    passes = round(obs[at + 2 * NUM_KINDS + 1] * MAX_PASSES)
+    return ground, herd, display, passes

@@ -1,0 +1,52 @@
+"""The Gymnasium env for Elephant Festival (``jungle_envs/ElephantFestival-v0``)."""
+
+from __future__ import annotations
+
+from jungle_envs.core.env import JungleEnv
+from jungle_envs.games.elephant_festival.game import ElephantFestival
+
+
+class ElephantFestivalEnv(JungleEnv):
+    """
+    ## Description
+    Each player grows a festival ground of coloured tiles around a start tile, walking two
+    elephants across it: every new tile goes next to an elephant, on an empty cell or on
+    top of a stack, and the elephant steps onto it. Each round the bag holder lays out as
+    many tiles as there are players and everyone, from the bag holder on, takes one or
+    passes (twice a game, laying an elephant down). At the end each player keeps one
+    field per colour (two of their own), loses 2 points per tile removed, 5 per missing
+    colour, and scores standing elephants, arches matched on the start tile and elephant
+    symbols. Full rules: docs/rules/elephant_festival.md.
+
+    ## Action Space
+    `Discrete(241)`: 0-239 place a face-up tile kind (colour relative to the player's
+    own, and symbol count) beside elephant 1 or 2 to the north, east, south or west;
+    240 pass. Use `env.action_masks()`.
+
+    ## Observation Space
+    `Box(0, 1, (3720,), float32)` with the default 9x9 grid: every ground cell by cell
+    (top colour, start tile, symbols, stack height, elephants) for every seat with the
+    observer first, the face-up tiles, the tiles not yet seen, the bag, the passes and
+    the bag holder. Colours are relative to the observer. The bag's contents are hidden.
+
+    ## Rewards
+    +1 for a sole win, 0 for a shared win, -1 for a loss (`reward="win"`).
+    `reward="score"` pays the change of the learner's score as the game would count it if
+    it ended now. An illegal action ends the episode with -1 and `info["illegal_action"]`.
+
+    ## Episode End
+    Terminates when the bag is empty and the last face-up tiles are dealt with (20
+    rounds with the default tiles). The final `info` holds every seat's score line by
+    line (`score_lines`).
+
+    ## Arguments
+    `num_players` (2-5, default 4), `opponents`, `agent_seat`, `render_mode`,
+    `observation_mode`, `illegal_action`, `reward`, `skip_forced_actions`, and the game
+    options `tiles_per_color` (symbols -> tiles of each colour, default {0: 5, 1: 5,
+    2: 4, 3: 3, 4: 2, 5: 1}) and `grid` (side of the ground, odd, default 9).
+    """
+
+    game_class = ElephantFestival
+
+
+ENV = ElephantFestivalEnv

@@ -1,0 +1,84 @@
+"""Elephant Festival as text: every ground as a grid, the elephants and the face-up tiles."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jungle_envs.games.elephant_festival.state import ElephantFestivalState
+from jungle_envs.games.elephant_festival.tables import (
+    COLOR_LETTERS,
+    COLORS,
+    ELEPHANTS,
+    GAME_OVER,
+    NUM_KINDS,
+    PHASE_NAMES,
+    START_TILE,
+    TYPES,
+    kind_name,
+)
+
+if TYPE_CHECKING:
+    from jungle_envs.games.elephant_festival.game import ElephantFestival
+
+LEGEND = (
+    "cell: colour letter, symbols, stack height when above 1; "
+    "@ = start tile, E = standing elephant, e = lying elephant"
+)
+
+
+def _cell(stack: list[int], owner: int, elephants: str) -> str:
+    if not stack:
+        text = "."
+    elif stack[-1] == START_TILE:
+        text = "@" + COLOR_LETTERS[owner]
+    else:
+        top = stack[-1]
+        text = COLOR_LETTERS[top // TYPES] + str(top % TYPES)
+        text += str(len(stack)) if len(stack) > 1 else ""
+    return (text + elephants).ljust(5)
+
+
+def ground_lines(game: ElephantFestival, state: ElephantFestivalState, seat: int) -> list[str]:
+    grid, ground = game.grid, state.grounds[seat]
+    used = [c for c, stack in enumerate(ground) if stack] + state.elephants[seat]
+    rows = [c // grid for c in used]
+    cols = [c % grid for c in used]
+    r0, r1 = max(min(rows) - 1, 0), min(max(rows) + 1, grid - 1)
+    c0, c1 = max(min(cols) - 1, 0), min(max(cols) + 1, grid - 1)
+    standing = ELEPHANTS - state.passes[seat]
+    lines = []
+    for row in range(r0, r1 + 1):
+        cells = []
+        for col in range(c0, c1 + 1):
+            cell = row * grid + col
+            marks = ""
+            for index, at in enumerate(state.elephants[seat]):
+                if at == cell:
+                    marks += "E" if index < standing else "e"
+            cells.append(_cell(ground[cell], seat, marks))
+        lines.append(f"   {row}: " + "".join(cells))
+    return lines
+
+
+def render(game: ElephantFestival, state: ElephantFestivalState, viewer: int | None = None) -> str:
+    lines = [
+        f"Elephant Festival, {game.num_players} players | bag {state.bag} tiles | bag holder: "
+        f"seat {state.holder} | {PHASE_NAMES[state.phase]}",
+    ]
+    if state.phase != GAME_OVER:
+        seat = (state.holder + state.turn) % game.num_players
+        lines.append(f"to act: seat {seat}" if state.phase != 0 else "drawing the display")
+    shown = [f"{kind_name(k)} x{n}" for k in range(NUM_KINDS) if (n := state.display[k])]
+    lines.append("face-up: " + (", ".join(shown) if shown else "none"))
+    scores = game.scores(state)
+    for seat in range(game.num_players):
+        you = " (you)" if seat == viewer else ""
+        lines.append(
+            f"seat {seat}{you}, {COLORS[seat]}: passes {state.passes[seat]}, "
+            f"score if the game ended now {scores[seat]:+.0f}"
+        )
+        lines.extend(ground_lines(game, state, seat))
+    lines.append(LEGEND)
+    if state.phase == GAME_OVER:
+        lines.append("game over: winner(s) " + ", ".join(f"seat {w}" for w in game.winners(state)))
+    return "\n".join(lines)

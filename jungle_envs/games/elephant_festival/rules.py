@@ -1,0 +1,245 @@
+"""Elephant Festival rules engine: the draft, placement and scoring.
+
+No Gymnasium here. ``placements`` and ``score`` are pure functions of one ground, so the
+heuristic can try a placement and score it with exactly these rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent
+from jungle_envs.games.elephant_festival.state import ElephantFestivalState
+from jungle_envs.games.elephant_festival.tables import (
+    ARCH_POINTS,
+    DIRECTIONS,
+    DRAW_TILE,
+    ELEPHANTS,
+    GAME_OVER,
+    MAX_PASSES,
+    MISSING_COLOR_POINTS,
+    NUM_COLORS,
+    NUM_KINDS,
+    OTHER_COLOR_FIELDS,
+    OWN_COLOR_FIELDS,
+    PASS_ACTION,
+    PLACE,
+    PLACE_ACTIONS,
+    REMOVED_TILE_POINTS,
+    STANDING_ELEPHANT_POINTS,
+    START_TILE,
+    SYMBOL_POINTS,
+    TYPES,
+    absolute_kind,
+    relative_kind,
+)
+
+if TYPE_CHECKING:
+    from jungle_envs.games.elephant_festival.game import ElephantFestival
+
+
+# --- one ground (pure) ------------------------------------------------------------------
+def neighbour(cell: int, direction: int, grid: int) -> int:
+    """The cell next to ``cell`` in ``direction``, or -1 off the ground."""
+    row, col = divmod(cell, grid)
+    dr, dc = DIRECTIONS[direction]
+    row, col = row + dr, col + dc
+    return row * grid + col if 0 <= row < grid and 0 <= col < grid else -1
+
+
+def placements(herd: list[int], start: int, grid: int) -> list[tuple[int, int, int]]:
+    """(elephant, direction, cell) of every cell a tile may go to: next to an elephant,
+    on the ground, never the start tile nor the other elephant's cell."""
+    found = []
+    for elephant in range(ELEPHANTS):
+        other = herd[1 - elephant]
+        for direction in range(len(DIRECTIONS)):
+            cell = neighbour(herd[elephant], direction, grid)
+            if cell >= 0 and cell != start and cell != other:
+                found.append((elephant, direction, cell))
+    return found
+
+
+def tile_color(code: int, owner: int) -> int:
+    return owner if code == START_TILE else code // TYPES
+
+
+def fields(ground: list[list[int]], owner: int, grid: int) -> list[tuple[int, list[int]]]:
+    """(colour, cells) of every orthogonally connected group of same-coloured top tiles."""
+    color = [tile_color(stack[-1], owner) if stack else -1 for stack in ground]
+    seen, found = [False] * len(ground), []
+    for first in range(len(ground)):
+        if color[first] < 0 or seen[first]:
+            continue
+        seen[first], group, todo = True, [], [first]
+        while todo:
+            cell = todo.pop()
+            group.append(cell)
+            for direction in range(len(DIRECTIONS)):
+                nxt = neighbour(cell, direction, grid)
+                if nxt >= 0 and not seen[nxt] and color[nxt] == color[first]:
+                    seen[nxt] = True
+                    todo.append(nxt)
+        found.append((color[first], group))
+    return found
+
+
+def arch_cells(start: int, owner: int, grid: int) -> dict[int, int]:
+    """Arch colour -> the cell its arch faces: clockwise from north, the colours after
+    the owner's."""
+    return {(owner + 1 + d) % NUM_COLORS: neighbour(start, d, grid) for d in range(len(DIRECTIONS))}
+
+
+def score(ground: list[list[int]], owner: int, grid: int, standing: int) -> dict[str, int]:
+    """The final score of a ground with its best choice of kept fields, line by line."""
+    start = grid * grid // 2
+    arches = arch_cells(start, owner, grid)
+    by_color: dict[int, list[list[int]]] = {c: [] for c in range(NUM_COLORS)}
+    for color, cells in fields(ground, owner, grid):
+        by_color[color].append(cells)
+    lines = {
+        "removed": 0,
+        "missing": 0,
+        "standing": standing * STANDING_ELEPHANT_POINTS,
+        "arches": 0,
+        "symbols": 0,
+    }
+    for color, groups in by_color.items():
+        if not groups:
+            lines["missing"] += MISSING_COLOR_POINTS
+            continue
+        keep = OWN_COLOR_FIELDS if color == owner else OTHER_COLOR_FIELDS
+        removed, arch, symbols = _best_fields(ground, groups, keep, start, arches.get(color))
+        lines["removed"] += removed
+        lines["arches"] += arch
+        lines["symbols"] += symbols
+    lines["total"] = sum(lines.values())
+    return lines
+
+
+def _best_fields(ground, groups, keep, start, arch_cell) -> tuple[int, int, int]:
+    """Removed-tile points, arch points and symbol points of one colour when its ``keep``
+    most valuable fields stay. Keeping a field saves its tiles' penalty and keeps its
+    symbols and arch, so fields rank by symbols + arch + 2 per tile; the start tile's
+    field always stays."""
+    rated = []
+    for cells in groups:
+        size = sum(len(ground[c]) for c in cells if c != start)
+        symbols = sum(ground[c][-1] % TYPES for c in cells if c != start) * SYMBOL_POINTS
+        arch = ARCH_POINTS if arch_cell in cells else 0
+        rated.append(
+            (start in cells, symbols + arch - REMOVED_TILE_POINTS * size, size, symbols, arch)
+        )
+    rated.sort(reverse=True)
+    kept, dropped = rated[:keep], rated[keep:]
+    removed = sum(r[2] for r in dropped) * REMOVED_TILE_POINTS
+    return removed, sum(r[4] for r in kept), sum(r[3] for r in kept)
+
+
+# --- the state machine ------------------------------------------------------------------
+def new_state(game: ElephantFestival) -> ElephantFestivalState:
+    n, cells = game.num_players, game.grid * game.grid
+    grounds = []
+    for _ in range(n):
+        ground = [[] for _ in range(cells)]
+        ground[game.start_cell] = [START_TILE]
+        grounds.append(ground)
+    state = ElephantFestivalState(
+        phase=DRAW_TILE, grounds=grounds, elephants=[[game.start_cell] * ELEPHANTS] * n,
+        passes=[0] * n, box=list(game.tile_counts), bag=game.bag_size, draws_left=0,
+        display=[0] * NUM_KINDS, holder=0, turn=0, discarded=[0] * NUM_KINDS,
+    )  # fmt: skip
+    state.elephants = [list(herd) for herd in state.elephants]
+    _start_round(game, state)
+    return state
+
+
+def current_player(game: ElephantFestival, state: ElephantFestivalState) -> int:
+    if state.phase == PLACE:
+        return (state.holder + state.turn) % game.num_players
+    return TERMINAL if state.phase == GAME_OVER else CHANCE
+
+
+def chance_event(game: ElephantFestival, state: ElephantFestivalState) -> ChanceEvent:
+    if state.phase != DRAW_TILE:
+        raise ValueError(f"no chance event in phase {state.phase}")
+    # Drawing from the bag is drawing from the tiles not yet seen: for fewer than five
+    # players the bag is a random part of the box, which comes to the same.
+    return ChanceEvent.weighted("draw a tile from the bag (kind)", dict(enumerate(state.box)))
+
+
+def apply_chance(game: ElephantFestival, state: ElephantFestivalState, kind: int) -> None:
+    state.box[kind] -= 1
+    state.bag -= 1
+    state.display[kind] += 1
+    state.draws_left -= 1
+    if state.draws_left == 0:
+        state.phase, state.turn = PLACE, 0
+        _skip_idle(game, state)
+
+
+def legal_actions(game: ElephantFestival, state: ElephantFestivalState) -> list[int]:
+    if state.phase != PLACE:
+        return []
+    seat = current_player(game, state)
+    spots = placements(state.elephants[seat], game.start_cell, game.grid)
+    actions = [
+        game.action_index[(relative_kind(kind, seat), elephant, direction)]
+        for kind in range(NUM_KINDS) if state.display[kind]
+        for elephant, direction, _ in spots
+    ]  # fmt: skip
+    if state.passes[seat] < MAX_PASSES:
+        actions.append(PASS_ACTION)
+    return actions
+
+
+def apply_action(game: ElephantFestival, state: ElephantFestivalState, action: int) -> None:
+    seat = current_player(game, state)
+    if action == PASS_ACTION:
+        state.passes[seat] += 1  # one more elephant lies down
+    else:
+        relative, elephant, direction = PLACE_ACTIONS[action]
+        kind = absolute_kind(relative, seat)
+        cell = neighbour(state.elephants[seat][elephant], direction, game.grid)
+        state.display[kind] -= 1
+        state.grounds[seat][cell].append(kind)
+        state.elephants[seat][elephant] = cell
+    state.turn += 1
+    _skip_idle(game, state)
+
+
+def _skip_idle(game: ElephantFestival, state: ElephantFestivalState) -> None:
+    """Pass over players with nothing to do; end the round when everyone has acted."""
+    while state.turn < game.num_players and not legal_actions(game, state):
+        state.turn += 1
+    if state.turn < game.num_players:
+        return
+    for kind, count in enumerate(state.display):  # tiles nobody took leave the game
+        state.discarded[kind] += count
+    state.display = [0] * NUM_KINDS
+    state.holder = (state.holder + 1) % game.num_players
+    _start_round(game, state)
+
+
+def _start_round(game: ElephantFestival, state: ElephantFestivalState) -> None:
+    if state.bag == 0:
+        state.phase = GAME_OVER
+        return
+    state.draws_left = min(game.num_players, state.bag)
+    state.phase, state.turn = DRAW_TILE, 0
+
+
+# --- results ----------------------------------------------------------------------------
+def breakdowns(game: ElephantFestival, state: ElephantFestivalState) -> list[dict[str, int]]:
+    return [
+        score(ground, seat, game.grid, ELEPHANTS - state.passes[seat])
+        for seat, ground in enumerate(state.grounds)
+    ]
+
+
+def winners(game: ElephantFestival, state: ElephantFestivalState) -> list[int]:
+    if state.phase != GAME_OVER:
+        return []
+    totals = [lines["total"] for lines in breakdowns(game, state)]
+    best = max(totals)
+    return [seat for seat, total in enumerate(totals) if total == best]

@@ -1,0 +1,83 @@
+"""Elephant Festival state: every fact of a game in progress, the bag's contents included."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from jungle_envs.core.state import GameState, StateError
+from jungle_envs.games.elephant_festival.tables import (
+    DRAW_TILE,
+    ELEPHANTS,
+    GAME_OVER,
+    MAX_PASSES,
+    NUM_KINDS,
+    PHASE_NAMES,
+    PLACE,
+    START_TILE,
+)
+
+if TYPE_CHECKING:
+    from jungle_envs.games.elephant_festival.game import ElephantFestival
+
+
+@dataclass(eq=False)
+class ElephantFestivalState(GameState):
+    phase: int
+    grounds: list[list[list[int]]]  # per seat: cells row by row, each a stack bottom first
+    elephants: list[list[int]]  # per seat: the cell of each elephant
+    passes: list[int]  # passes used per seat: that many elephants lie on their side
+    box: list[int]  # tiles per kind neither drawn nor left in the box's unused part
+    bag: int  # tiles still in the bag
+    draws_left: int  # tiles still to draw for this round's display
+    display: list[int]  # face-up tiles per kind
+    holder: int  # the seat holding the bag this round
+    turn: int  # players who have acted this round
+    discarded: list[int]  # tiles per kind nobody took (out of the game)
+
+
+def validate(state: ElephantFestivalState, game: ElephantFestival) -> None:
+    """Raise StateError if ``state`` cannot arise in ``game``."""
+
+    def need(ok: bool, message: str) -> None:
+        if not ok:
+            raise StateError(message)
+
+    n, cells, phase = game.num_players, game.grid * game.grid, state.phase
+    need(0 <= phase < len(PHASE_NAMES), f"phase {phase} unknown")
+    need(len(state.grounds) == n and len(state.elephants) == n, "one ground per seat")
+    need(len(state.passes) == n and all(0 <= p <= MAX_PASSES for p in state.passes), "passes")
+    for name in ("box", "display", "discarded"):
+        counts = getattr(state, name)
+        need(len(counts) == NUM_KINDS and min(counts) >= 0, f"{name} needs a count per kind")
+    placed = [0] * NUM_KINDS
+    for seat, ground in enumerate(state.grounds):
+        need(len(ground) == cells, f"a ground has {cells} cells")
+        need(ground[game.start_cell] == [START_TILE], "the start tile lies alone at the centre")
+        for cell, stack in enumerate(ground):
+            if cell != game.start_cell:
+                need(all(0 <= t < NUM_KINDS for t in stack), "unknown tile on a ground")
+                for t in stack:
+                    placed[t] += 1
+        herd = state.elephants[seat]
+        need(len(herd) == ELEPHANTS and all(0 <= c < cells for c in herd), "elephants")
+        need(all(ground[c] for c in herd), "an elephant stands on an empty cell")
+    seen = [
+        b + d + o + p
+        for b, d, o, p in zip(state.box, state.display, state.discarded, placed, strict=True)
+    ]
+    need(seen == list(game.tile_counts), "the tiles do not add up to the box")
+    drawn = game.bag_size - state.bag
+    need(0 <= state.bag <= game.bag_size, "bag out of range")
+    need(
+        sum(state.display) + sum(placed) + sum(state.discarded) == drawn,
+        "drawn tiles must be on display, placed or discarded",
+    )
+    need(0 <= state.holder < n and 0 <= state.turn <= n, "holder/turn out of range")
+    need(0 <= state.draws_left <= state.bag, "more draws than tiles in the bag")
+    need((state.draws_left > 0) == (phase == DRAW_TILE), "draws belong to the draw phase")
+    if phase == PLACE:
+        need(state.turn < n, "everyone has acted this round")
+        need(bool(game.legal_actions(state)), "the deciding player has nothing to do")
+    if phase == GAME_OVER:
+        need(state.bag == 0 and not any(state.display), "the game ends with the bag empty")

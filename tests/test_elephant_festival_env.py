@@ -1,0 +1,113 @@
+"""Elephant Festival beyond single rulings: states, options, observation, the heuristic."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from elephant_positions import cell, position, tile
+
+from jungle_envs.core.game import TERMINAL
+from jungle_envs.core.play import random_step
+from jungle_envs.core.state import StateError
+from jungle_envs.evaluation import evaluate
+from jungle_envs.games.elephant_festival.encoding import decode_own
+from jungle_envs.games.elephant_festival.game import ElephantFestival
+from jungle_envs.games.elephant_festival.tables import PASS_ACTION, PLACE_ACTIONS, TYPES
+
+ENV_ID = "jungle_envs/ElephantFestival-v0"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_state_of_random_games_is_valid(players):
+    game = ElephantFestival(players)
+    rng = np.random.default_rng(players)
+    for _ in range(5):
+        state = game.new_state()
+        while random_step(game, state, rng) != TERMINAL:
+            game.validate_state(state)
+
+
+def test_observation_shows_my_ground_in_colours_relative_to_mine():
+    game, state = position(
+        grounds={1: {(3, 4): "G2", (2, 4): "R1 B3"}},
+        elephants={1: [(2, 4), (4, 4)]},
+        display="Y0 P4",
+        turn=1,
+    )
+    ground, herd, display, passes = decode_own(game, game.observe(state, 1))
+    # Seat 1 is yellow: green is +1, blue +2, yellow itself 0.
+    assert ground[cell(3, 4)] == [1 * TYPES + 2]
+    assert ground[cell(2, 4)] == [2 * TYPES + 3] * 2  # top tile, stack of two
+    assert sorted(herd) == sorted([cell(2, 4), cell(4, 4)]) and passes == 0
+    assert display[0 * TYPES + 0] == 1 and display[3 * TYPES + 4] == 1  # yellow 0, purple +3
+
+
+def test_actions_name_colours_relative_to_the_deciding_player():
+    game, state = position(display="Y2", turn=1)  # seat 1 (yellow) decides
+    names = {game.spec.action_names[a] for a in game.legal_actions(state) if a != PASS_ACTION}
+    assert all(name.startswith("place own-colour 2-symbol tile") for name in names)
+
+
+@pytest.mark.parametrize(
+    "option,value,message",
+    [
+        ("tiles_per_color", {7: 1}, "unknown symbol counts"),
+        ("tiles_per_color", {k: 0 for k in range(6)}, "at least one tile"),
+        ("grid", 8, "odd int"),
+    ],
+)
+def test_bad_options_are_refused(option, value, message):
+    with pytest.raises(ValueError, match=message):
+        ElephantFestival(2, **{option: value})
+
+
+def test_options_change_the_tiles_and_the_ground():
+    game = ElephantFestival(2, tiles_per_color={5: 3}, grid=7)
+    assert game.tile_counts[5] == 3 and game.bag_size == 2 * 22 and game.start_cell == 24
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda s: s.grounds[0][40].append(3), "start tile"),
+        (lambda s: s.box.__setitem__(0, 9), "do not add up"),
+        (lambda s: s.elephants[0].__setitem__(0, 0), "empty cell"),
+        (lambda s: setattr(s, "passes", [3, 0]), "passes"),
+    ],
+)
+def test_impossible_states_are_refused(change, message):
+    game, state = position(display="R1 Y2")
+    change(state)
+    with pytest.raises(StateError, match=message):
+        game.state_from_json(game.state_to_json(state))
+
+
+def test_final_info_breaks_every_score_down_by_line():
+    env = gym.make(ENV_ID, num_players=3)
+    _, info = env.reset(seed=0)
+    done = False
+    while not done:
+        _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    for seat, lines in enumerate(info["score_lines"]):
+        assert set(lines) == {"removed", "missing", "standing", "arches", "symbols", "total"}
+        assert (
+            lines["total"]
+            == info["scores"][seat]
+            == sum(v for k, v in lines.items() if k != "total")
+        )
+
+
+def test_heuristic_takes_the_tile_that_matches_an_arch():
+    game, state = position(display="Y0 R0")  # yellow's arch faces north
+    action = game.heuristic_policy().act(game.observe(state, 0), game.legal_mask(state), None)
+    kind, _, direction = PLACE_ACTIONS[action]
+    assert kind == 1 * TYPES + 0 and direction == 0  # yellow, to the north
+    assert tile("Y0") == kind
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_heuristic_beats_random_opponents_clearly(players):
+    result = evaluate(ENV_ID, "heuristic", "random", games=100, num_players=players, seed=9)
+    assert result.ci95[0] > 1.0 / players + 0.15
+    assert result.illegal_actions == 0
