@@ -43,12 +43,14 @@ def position(
     elephants: dict[int, list[tuple[int, int]]] | None = None,
     display: str = "",
     num_players: int = 2,
-    holder: int = 0,
     turn: int = 0,
     passes: dict[int, int] | None = None,
+    discarded: str = "",
     **options,
 ) -> tuple[ElephantFestival, ElephantFestivalState]:
-    """A PLACE position; tiles on grounds and on display come out of the bag."""
+    """A PLACE position; tiles on grounds, on display and ``discarded`` (left untaken in
+    earlier rounds) come out of the bag, and the bag holder is whoever's turn it is
+    after that many rounds."""
     game = ElephantFestival(num_players, **options)
     start = game.start_cell
     built = [ground((grounds or {}).get(s, {}), game.grid) for s in range(num_players)]
@@ -57,7 +59,11 @@ def position(
     for token in display.split():
         shown[tile(token)] += 1
         box[tile(token)] -= 1
-    drawn = sum(shown)
+    gone = [0] * NUM_KINDS
+    for token in discarded.split():
+        gone[tile(token)] += 1
+        box[tile(token)] -= 1
+    drawn = sum(shown) + sum(gone)
     for g in built:
         for c, stack in enumerate(g):
             if c != start:
@@ -67,11 +73,12 @@ def position(
     herds = [[start, start] for _ in range(num_players)]
     for seat, spots in (elephants or {}).items():
         herds[seat] = [cell(r, c, game.grid) for r, c in spots]
+    rounds = -(-drawn // num_players)
     state = ElephantFestivalState(
         phase=PLACE, grounds=built, elephants=herds,
         passes=[(passes or {}).get(s, 0) for s in range(num_players)], box=box,
-        bag=game.bag_size - drawn, draws_left=0, display=shown, holder=holder, turn=turn,
-        discarded=[0] * NUM_KINDS,
+        bag=game.bag_size - drawn, draws_left=0, display=shown,
+        holder=(rounds - 1) % num_players, turn=turn, discarded=gone,
     )  # fmt: skip
     game.validate_state(state)
     return game, state

@@ -53,7 +53,7 @@ def test_actions_name_colours_relative_to_the_deciding_player():
     "option,value,message",
     [
         ("tiles_per_color", {7: 1}, "unknown symbol counts"),
-        ("tiles_per_color", {k: 0 for k in range(6)}, "at least one tile"),
+        ("tiles_per_color", {k: 0 for k in range(6)}, "1 to 200 tiles"),
         ("grid", 8, "odd int"),
     ],
 )
@@ -111,3 +111,31 @@ def test_heuristic_beats_random_opponents_clearly(players):
     result = evaluate(ENV_ID, "heuristic", "random", games=100, num_players=players, seed=9)
     assert result.ci95[0] > 1.0 / players + 0.15
     assert result.illegal_actions == 0
+
+
+def test_observation_tells_the_two_elephants_apart():
+    grounds = {0: {(3, 4): "Y0", (2, 4): "Y1"}}
+    game, one = position(grounds=grounds, elephants={0: [(2, 4), (3, 4)]}, display="R1 G2")
+    game, two = position(grounds=grounds, elephants={0: [(3, 4), (2, 4)]}, display="R1 G2")
+    assert not np.array_equal(game.observe(one, 0), game.observe(two, 0))
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda s: s.elephants[0].__setitem__(1, 31), "share only the start tile"),
+        (lambda s: s.grounds[0][0].append(3), "touches the rest"),
+        (lambda s: s.passes.__setitem__(0, 2), "more than once a round"),
+        (lambda s: setattr(s, "holder", 0), "bag passes on"),
+    ],
+)
+def test_states_off_the_course_of_play_are_refused(change, message):
+    game, state = position(
+        grounds={0: {(3, 4): "Y0"}},
+        elephants={0: [(3, 4), (4, 4)]},
+        display="R1 Y2",
+        discarded="G0",
+    )
+    change(state)
+    with pytest.raises(StateError, match=message):
+        game.validate_state(state)

@@ -64,7 +64,9 @@ def test_the_bag_holder_lays_out_one_tile_per_player():
 
 
 def test_the_draft_goes_clockwise_from_the_bag_holder():
-    game, state = position(display="R1 Y2 G3", num_players=3, holder=2)
+    # Two earlier rounds went untaken: the bag has passed to seat 2.
+    game, state = position(display="R1 Y2 G3", num_players=3, discarded="R0 R0 R0 Y0 Y0 Y0")
+    assert state.holder == 2
     order = []
     for token, direction in (("R1", "N"), ("Y2", "E"), ("G3", "S")):
         order.append(game.current_player(state))
@@ -103,7 +105,10 @@ def _spots(game, state):
 
 def test_a_tile_may_go_on_top_of_another_to_form_a_stack():
     game, state = position(
-        grounds={0: {(3, 4): "Y2", (2, 4): "G1"}}, elephants={0: [(2, 4), (4, 4)]}, display="B3 R0"
+        grounds={0: {(3, 4): "Y2", (2, 4): "G1"}},
+        elephants={0: [(2, 4), (4, 4)]},
+        display="B3 R0",
+        discarded="R0 R0",
     )
     place(game, state, "B3", 2, "N")  # elephant 2 on the start tile: onto the Y2
     assert state.grounds[0][cell(3, 4)] == [tile("Y2"), tile("B3")]
@@ -111,8 +116,13 @@ def test_a_tile_may_go_on_top_of_another_to_form_a_stack():
 
 
 def test_nothing_goes_outside_the_ground():
+    path = {(1, 2): "Y2", (0, 2): "G1", (0, 1): "B0", (0, 0): "P3"}
     game, state = position(
-        grounds={0: {(0, 0): "Y2"}}, elephants={0: [(0, 0), (4, 4)]}, display="R0 B1"
+        grounds={0: path},
+        elephants={0: [(0, 0), (2, 2)]},
+        display="R0 B1",
+        grid=5,
+        discarded="R0 R0 R0 R0",
     )
     assert {(e, d) for e, d, _ in _spots(game, state) if e == 0} == {(0, 1), (0, 2)}
 
@@ -121,14 +131,17 @@ def test_pass_lays_an_elephant_down_at_most_twice_and_it_still_moves():
     game, state = position(display="R1 Y2", passes={0: 1})
     game.apply_action(state, PASS_ACTION)
     assert state.passes[0] == 2
-    game, state = position(display="R1 Y2", passes={0: 2})
+    # A round later (seat 1 holds the bag and has acted): both of seat 0's passes used.
+    game, state = position(display="R1 Y2", passes={0: 2}, discarded="R0 Y0", turn=1)
     assert PASS_ACTION not in game.legal_actions(state)
     place(game, state, "R1", 1, "W")  # both elephants lie, yet they move and anchor tiles
     assert state.elephants[0][0] == cell(4, 3)
 
 
 def test_a_player_who_cannot_place_must_pass_or_else_does_nothing():
-    game, state = position(display="R1", num_players=3, passes={2: 2})
+    game, state = position(
+        display="R1", num_players=3, passes={2: 2}, discarded="R0 Y0 G0 B0 P0 R1 Y1 G1 B1"
+    )
     place(game, state, "R1", 1, "N")
     assert game.current_player(state) == 1 and game.legal_actions(state) == [PASS_ACTION]
     game.apply_action(state, PASS_ACTION)
@@ -221,10 +234,10 @@ def test_worked_example_from_the_rules_document():
 
 
 def test_highest_total_wins_and_ties_share():
-    game, state = position(grounds={0: {(3, 4): "Y2"}, 1: {(0, 0): "G2"}})
+    game, state = position(grounds={0: {(3, 4): "Y2"}, 1: {(3, 4): "R2"}})
     finish(game, state)
     assert game.scores(state) == [-6.0, -11.0] and game.winners(state) == [0]
-    game, state = position(grounds={0: {(0, 0): "Y2"}, 1: {(0, 0): "R2"}})
+    game, state = position(grounds={0: {(3, 4): "G2"}, 1: {(3, 4): "R2"}})
     finish(game, state)
     assert game.winners(state) == [0, 1] and game.returns(state) == [0.0, 0.0]
 
@@ -238,3 +251,33 @@ def finish(game, state):
         state.bag -= take
     state.phase = GAME_OVER
     game.validate_state(state)
+
+
+def test_a_full_game_lasts_twenty_rounds_of_one_tile_per_player():
+    game = ElephantFestival(3)
+    state = game.new_state()
+    rng = __import__("numpy").random.default_rng(1)
+    from jungle_envs.core.play import random_step
+
+    draws = 0
+    while (player := random_step(game, state, rng)) != TERMINAL:
+        draws += player == CHANCE
+    assert draws == 60
+    for seat in range(3):
+        placed = sum(map(len, state.grounds[seat])) - 1
+        assert placed + state.passes[seat] == 20  # every round: one tile or one pass
+
+
+def test_an_arch_is_lost_when_its_field_is_removed():
+    # Two yellow fields: the arch field (1 tile, +5) and a 4-tile field worth more kept.
+    tiles = {(3, 4): "Y0", (0, 0): "Y5", (0, 1): "Y5", (0, 2): "Y5", (0, 3): "Y5"}
+    result = lines(tiles)
+    assert (result["arches"], result["removed"], result["symbols"]) == (0, -2, 20)
+
+
+def test_scoring_follows_the_owners_colour_and_arches():
+    # Seat 3 is blue: its own colour keeps two fields; its north arch is purple.
+    tiles = {(3, 4): "P2", (4, 5): "B1", (0, 0): "B4", (8, 8): "B3"}
+    result = lines(tiles, owner=3)
+    assert result["arches"] == 5  # purple to the north
+    assert result["removed"] == -2 and result["symbols"] == 2 + 1 + 4  # B3 goes

@@ -112,7 +112,8 @@ FORCED = [p for p in ENV_IDS if "ElephantFestival" not in p.values[0]]
 
 def test_every_game_is_listed_for_forced_decisions_or_explained():
     assert {p.values[0] for p in ENV_IDS} - {p.values[0] for p in FORCED} == {
-        "jungle_envs/ElephantFestival-v0"}
+        "jungle_envs/ElephantFestival-v0"
+    }
 
 
 @pytest.mark.parametrize("env_id", FORCED)

@@ -5,8 +5,9 @@ after it in seat order), and seats are rotated so the observer's ground comes fi
 Layout (S = 5 seat slots, C = grid x grid cells, 81 by default, K = 30 tile kinds as
 relative colour x 6 + symbols):
 
-    grounds   S x C x 9  per cell: top tile colour one-hot (5), start tile, symbols on the
-                         top tile / 5, tiles in the stack / 5 (at most 1), elephants here / 2
+    grounds   S x C x 10 per cell: top tile colour one-hot (5), start tile, symbols on the
+                         top tile / 5, tiles in the stack / tiles per player (20), elephant
+                         1 here, elephant 2 here
     display   K          face-up tiles per kind / players
     unseen    K          tiles per kind neither drawn nor set aside / most of a kind
     bag       1          tiles left in the bag / bag size
@@ -39,7 +40,8 @@ if TYPE_CHECKING:
     from jungle_envs.games.elephant_festival.game import ElephantFestival
 
 MAX_SEATS = NUM_COLORS
-CELL_FEATURES = NUM_COLORS + 4
+CELL_FEATURES = NUM_COLORS + 5
+ELEPHANT_AT = NUM_COLORS + 3  # elephant 1's flag; elephant 2's follows
 MIN_PLAYERS = 2
 
 
@@ -67,9 +69,9 @@ def observe(game: ElephantFestival, state: ElephantFestivalState, seat: int, out
             else:
                 ground[cell, (top // TYPES - seat) % NUM_COLORS] = 1.0
                 ground[cell, NUM_COLORS + 1] = (top % TYPES) / MAX_SYMBOLS
-                ground[cell, NUM_COLORS + 2] = min(len(stack) / 5.0, 1.0)
-        for cell in state.elephants[other]:
-            ground[cell, NUM_COLORS + 3] += 1.0 / ELEPHANTS
+                ground[cell, NUM_COLORS + 2] = len(stack) / game.tiles_per_player
+        for index, cell in enumerate(state.elephants[other]):
+            ground[cell, ELEPHANT_AT + index] = 1.0
     at = MAX_SEATS * cells * CELL_FEATURES
     most = max(game.tile_counts)
     for kind in range(NUM_KINDS):
@@ -93,7 +95,7 @@ def decode_own(game: ElephantFestival, obs: np.ndarray):
     cells = game.grid * game.grid
     grounds = obs[: MAX_SEATS * cells * CELL_FEATURES].reshape(MAX_SEATS, cells, CELL_FEATURES)
     mine = grounds[0]
-    ground, herd = [], []
+    ground, herd = [], [0] * ELEPHANTS
     for cell in range(cells):
         row = mine[cell]
         if row[NUM_COLORS] > 0.5:
@@ -101,11 +103,13 @@ def decode_own(game: ElephantFestival, obs: np.ndarray):
         elif row[:NUM_COLORS].any():
             color = int(row[:NUM_COLORS].argmax())
             symbols = round(row[NUM_COLORS + 1] * MAX_SYMBOLS)
-            height = max(1, round(row[NUM_COLORS + 2] * 5))
+            height = max(1, round(row[NUM_COLORS + 2] * game.tiles_per_player))
             ground.append([color * TYPES + symbols] * height)  # only the top tile is known
         else:
             ground.append([])
-        herd += [cell] * round(row[NUM_COLORS + 3] * ELEPHANTS)
+        for index in range(ELEPHANTS):
+            if row[ELEPHANT_AT + index] > 0.5:
+                herd[index] = cell
     at = MAX_SEATS * cells * CELL_FEATURES
     display = np.rint(obs[at : at + NUM_KINDS] * game.num_players).astype(int).tolist()
     passes = round(obs[at + 2 * NUM_KINDS + 1] * MAX_PASSES)

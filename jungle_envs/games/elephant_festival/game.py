@@ -21,6 +21,8 @@ from jungle_envs.games.elephant_festival.tables import (
     TYPES,
 )
 
+MAX_TILES_PER_COLOR = 200
+
 
 def _check_tiles(value: Any) -> dict[int, int]:
     if not isinstance(value, Mapping):
@@ -31,8 +33,8 @@ def _check_tiles(value: Any) -> dict[int, int]:
     tiles = {**DEFAULT_TILES_PER_COLOR, **value}
     if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in tiles.values()):
         raise ValueError("tile counts must be ints >= 0")
-    if sum(tiles.values()) == 0:
-        raise ValueError("every colour needs at least one tile")
+    if not 0 < sum(tiles.values()) <= MAX_TILES_PER_COLOR:
+        raise ValueError(f"each colour needs 1 to {MAX_TILES_PER_COLOR} tiles (one round each)")
     return dict(sorted(tiles.items()))
 
 
@@ -51,7 +53,7 @@ SPEC = GameSpec(
     max_players=5,
     default_players=4,
     action_names=ACTION_NAMES,
-    max_decisions=200,  # one decision per round; 20 rounds with the default tiles
+    max_decisions=MAX_TILES_PER_COLOR,  # one decision per round: 20 with the default tiles
     options=(
         Option(
             "tiles_per_color",
@@ -74,7 +76,8 @@ class ElephantFestival(Game):
         per_color = self.options["tiles_per_color"]
         self.tile_counts = tuple(per_color[kind % TYPES] for kind in range(NUM_COLORS * TYPES))
         # 20 tiles per player with the default box: the bag holds a colour's worth each.
-        self.bag_size = sum(per_color.values()) * self.num_players
+        self.tiles_per_player = sum(per_color.values())
+        self.bag_size = self.tiles_per_player * self.num_players
         self.grid = self.options["grid"]
         self.start_cell = self.grid * self.grid // 2
         self.action_index = {triple: index for index, triple in enumerate(PLACE_ACTIONS)}

@@ -36,6 +36,20 @@ class ElephantFestivalState(GameState):
     discarded: list[int]  # tiles per kind nobody took (out of the game)
 
 
+def _connected(ground: list[list[int]], game: ElephantFestival) -> bool:
+    """Every occupied cell is reached from the start tile through occupied cells."""
+    grid, start = game.grid, game.start_cell
+    seen, todo = {start}, [start]
+    while todo:
+        row, col = divmod(todo.pop(), grid)
+        for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+            nxt = r * grid + c
+            if 0 <= r < grid and 0 <= c < grid and ground[nxt] and nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return len(seen) == sum(1 for stack in ground if stack)
+
+
 def validate(state: ElephantFestivalState, game: ElephantFestival) -> None:
     """Raise StateError if ``state`` cannot arise in ``game``."""
 
@@ -62,6 +76,11 @@ def validate(state: ElephantFestivalState, game: ElephantFestival) -> None:
         herd = state.elephants[seat]
         need(len(herd) == ELEPHANTS and all(0 <= c < cells for c in herd), "elephants")
         need(all(ground[c] for c in herd), "an elephant stands on an empty cell")
+        need(
+            len(set(herd)) == ELEPHANTS or herd[0] == game.start_cell,
+            "elephants share only the start tile",
+        )
+        need(_connected(ground, game), "every tile touches the rest of the ground")
     seen = [
         b + d + o + p
         for b, d, o, p in zip(state.box, state.display, state.discarded, placed, strict=True)
@@ -75,6 +94,15 @@ def validate(state: ElephantFestivalState, game: ElephantFestival) -> None:
     )
     need(0 <= state.holder < n and 0 <= state.turn <= n, "holder/turn out of range")
     need(0 <= state.draws_left <= state.bag, "more draws than tiles in the bag")
+    need(sum(state.display) + state.draws_left <= n, "one face-up tile per player at most")
+    rounds = -(-(drawn + state.draws_left) // n)  # rounds begun
+    if phase == GAME_OVER:
+        need(state.holder == rounds % n, "the bag passes on every round")
+    else:
+        need(state.holder == (rounds - 1) % n, "the bag passes on every round")
+    for seat, ground in enumerate(state.grounds):
+        acted = sum(map(len, ground)) - 1 + state.passes[seat]
+        need(acted <= rounds, f"seat {seat} placed or passed more than once a round")
     need((state.draws_left > 0) == (phase == DRAW_TILE), "draws belong to the draw phase")
     if phase == PLACE:
         need(state.turn < n, "everyone has acted this round")
