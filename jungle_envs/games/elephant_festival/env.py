@@ -24,7 +24,7 @@ class ElephantFestivalEnv(JungleEnv):
     240 pass. Use `env.action_masks()`.
 
     ## Observation Space
-    `Box(0, 1, (3720,), float32)` with the default 9x9 grid: every ground cell by cell
+    `Box(0, 1, (4125,), float32)` with the default 9x9 grid: every ground cell by cell
     (top colour, start tile, symbols, stack height, elephants) for every seat with the
     observer first, the face-up tiles, the tiles not yet seen, the bag, the passes and
     the bag holder. Colours are relative to the observer. The bag's contents are hidden.
