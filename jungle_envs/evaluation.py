@@ -8,12 +8,14 @@ expected win rate is exactly 1/N.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
+from jungle_envs.core.game import CHANCE, TERMINAL
 from jungle_envs.core.policies import make_policy
 
 BASE_INFO = {"action_mask", "agent_seat", "scores", "winners", "returns", "illegal_action"}
@@ -91,13 +93,16 @@ def evaluate(
     games: int = 1000,
     num_players: int | None = None,
     seed: int = 0,
+    indices: Sequence[int] | None = None,
     **env_kwargs: Any,
 ) -> EvaluationResult:
     """Play ``games`` games of ``agent`` against ``opponents``, rotating the agent's seat.
 
     ``agent`` is anything the env accepts as an opponent: a name ("random", "heuristic"),
     a MaskablePPO model or path, a policy object or a callable. Game i is seeded with
-    ``seed + i`` and puts the agent in seat ``i % num_players``.
+    ``seed + i``, puts the agent in seat ``i % num_players`` and gives the agent a
+    generator of its own, so any subset of games (``indices``) plays exactly as it would
+    in a full run: results do not depend on how games are split among workers.
     """
     probe = gym.make(env_id, num_players=num_players, **env_kwargs)
     players = probe.unwrapped.num_players
@@ -106,11 +111,11 @@ def evaluate(
         for seat in range(players)
     ]
     policy = make_policy(agent, probe.unwrapped.game)
-    rng = np.random.default_rng(seed)
     result = EvaluationResult(env_id, players)
-    for i in range(games):
+    for i in range(games) if indices is None else indices:
         seat = i % players
         env = envs[seat]
+        rng = np.random.default_rng([seed, i])
         obs, info = env.reset(seed=seed + i)
         done = False
         while not done:
@@ -118,21 +123,59 @@ def evaluate(
             obs, _, terminated, truncated, info = env.step(action)
             result.decisions += 1
             done = terminated or truncated
-        record = result.per_seat.setdefault(seat, SeatRecord())
-        record.games += 1
-        result.games += 1
-        if info.get("illegal_action"):
-            result.illegal_actions += 1
-            continue
-        winners = info["winners"]
-        if seat in winners:
-            credit = 1.0 / len(winners)
-            result.wins += credit
-            record.wins += credit
-            result.sole_wins += len(winners) == 1
-            result.shared_wins += len(winners) > 1
-        result.score_total += info["scores"][seat]
-        for key, value in info.items():
-            if key not in BASE_INFO and isinstance(value, (bool, int, float)):
-                result.detail_totals[key] = result.detail_totals.get(key, 0.0) + float(value)
+        record_game(result, seat, info)
     return result
+
+
+def record_game(result: EvaluationResult, seat: int, info: dict[str, Any]) -> None:
+    record = result.per_seat.setdefault(seat, SeatRecord())
+    record.games += 1
+    result.games += 1
+    if info.get("illegal_action"):
+        result.illegal_actions += 1
+        return
+    winners = info["winners"]
+    if seat in winners:
+        credit = 1.0 / len(winners)
+        result.wins += credit
+        record.wins += credit
+        result.sole_wins += len(winners) == 1
+        result.shared_wins += len(winners) > 1
+    result.score_total += info["scores"][seat]
+    for key, value in info.items():
+        if key not in BASE_INFO and isinstance(value, (bool, int, float)):
+            result.detail_totals[key] = result.detail_totals.get(key, 0.0) + float(value)
+
+
+def merge_results(parts: Sequence[EvaluationResult]) -> EvaluationResult:
+    """One result from the results of disjoint sets of games."""
+    total = EvaluationResult(parts[0].env_id, parts[0].num_players)
+    for part in parts:
+        for name in ("games", "wins", "sole_wins", "shared_wins", "illegal_actions",
+                     "score_total", "decisions"):
+            setattr(total, name, getattr(total, name) + getattr(part, name))
+        for seat, record in part.per_seat.items():
+            mine = total.per_seat.setdefault(seat, SeatRecord())
+            mine.games += record.games
+            mine.wins += record.wins
+        for key, value in part.detail_totals.items():
+            total.detail_totals[key] = total.detail_totals.get(key, 0.0) + value
+    total.per_seat = dict(sorted(total.per_seat.items()))
+    return total
+
+
+def play_game(game, policies: Sequence[Any], seed: int) -> list[int]:
+    """One game on the rules engine with a policy in every seat; returns the winners."""
+    rng = np.random.default_rng(seed)
+    policy_rng = np.random.default_rng([seed, 1])
+    state = game.new_state()
+    while (player := game.current_player(state)) != TERMINAL:
+        if player == CHANCE:
+            game._apply_chance(state, game.chance_event(state).sample(rng))
+            continue
+        mask = game.legal_mask(state)
+        action = policies[player].act(game.observe(state, player), mask, policy_rng)
+        if not mask[action]:
+            raise ValueError(f"the policy in seat {player} chose illegal action {action}")
+        game._apply_action(state, action)
+    return game.winners(state)

@@ -49,7 +49,9 @@ DEFAULT_HYPERPARAMETERS: dict[str, Any] = {
 }
 
 
-def new_model(venv: VecEnv, seed: int = 0, **overrides: Any) -> MaskablePPO:
+def new_model(
+    venv: VecEnv, seed: int = 0, tensorboard_log: str | None = None, **overrides: Any
+) -> MaskablePPO:
     torch.set_num_threads(1)  # small MLPs: threads cost more than they give on 2 cores
     params = {**DEFAULT_HYPERPARAMETERS, **overrides}
     dict_obs = isinstance(venv.observation_space, gym.spaces.Dict)

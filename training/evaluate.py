@@ -1,21 +1,82 @@
-"""Win rate of a policy against opponents, with a 95% confidence interval.
+"""Win rate of a policy against opponents, with 95% confidence intervals.
 
-    python -m training.evaluate --env jungle_envs/JungleSweep-v0 --agent heuristic \
-        --opponents random --games 2000 --players 4 --seed 0
+    python -m training.evaluate --env jungle_envs/JungleSweep-v0 --agent runs/x/model.zip \
+        --opponents random --games 2000 [--players 4] [--seed 0] [--workers 2] [--json]
 
 ``--agent`` and ``--opponents`` take a built-in name (random, heuristic) or a path to a
-MaskablePPO .zip. Game i is seeded ``seed + i`` and seats the agent in seat i mod N, so a
-run is reproducible and every seat is played equally often.
+MaskablePPO .zip; ``--opponents`` also takes a comma-separated list, one per seat after
+the agent's. Game i is seeded ``seed + i`` and seats the agent in seat i mod N, so a run
+is reproducible, every seat is played equally often, and the result does not depend on
+``--workers`` (processes sharing the games).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import os
 import time
+from typing import Any
 
 import jungle_envs
-from jungle_envs.evaluation import evaluate
+from jungle_envs.evaluation import EvaluationResult, evaluate, merge_results, wilson_interval
+
+
+def _run(job: tuple) -> EvaluationResult:
+    env_id, agent, opponents, games, players, seed, indices = job
+    import torch
+
+    torch.set_num_threads(1)
+    return evaluate(
+        env_id, agent, opponents, games=games, num_players=players, seed=seed, indices=indices
+    )
+
+
+def run_evaluation(
+    env_id: str,
+    agent: Any,
+    opponents: Any,
+    games: int,
+    players: int | None,
+    seed: int,
+    workers: int = 1,
+) -> EvaluationResult:
+    if isinstance(opponents, str) and "," in opponents:
+        opponents = opponents.split(",")
+    workers = max(1, min(workers, games))
+    if workers == 1:
+        return _run((env_id, agent, opponents, games, players, seed, None))
+    chunks = [list(range(w, games, workers)) for w in range(workers)]
+    jobs = [(env_id, agent, opponents, games, players, seed, chunk) for chunk in chunks]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        return merge_results(pool.map(_run, jobs))
+
+
+def report(result: EvaluationResult, agent: str, opponents: str, seconds: float) -> dict:
+    lo, hi = result.ci95
+    per_seat = {}
+    for seat, record in result.per_seat.items():
+        s_lo, s_hi = wilson_interval(record.wins, record.games)
+        per_seat[seat] = {"games": record.games, "win_rate": record.win_rate, "ci95": [s_lo, s_hi]}
+    return {
+        "env": result.env_id,
+        "players": result.num_players,
+        "agent": agent,
+        "opponents": opponents,
+        "games": result.games,
+        "win_rate": result.win_rate,
+        "ci95": [lo, hi],
+        "chance": result.chance_rate,
+        "sole_wins": result.sole_wins,
+        "shared_wins": result.shared_wins,
+        "mean_score": result.mean_score,
+        "illegal_actions": result.illegal_actions,
+        "decisions_per_game": result.decisions / max(result.games, 1),
+        "per_seat": per_seat,
+        "details": result.details,
+        "seconds": round(seconds, 1),
+    }
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -26,59 +87,44 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--players", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help=f"processes to share the games (this machine has {os.cpu_count()})",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     return parser.parse_args(argv)
 
 
-def main(argv: list[str] | None = None):
+def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
     start = time.perf_counter()
-    result = evaluate(
-        args.env,
-        args.agent,
-        args.opponents,
-        games=args.games,
-        num_players=args.players,
-        seed=args.seed,
+    result = run_evaluation(
+        args.env, args.agent, args.opponents, args.games, args.players, args.seed, args.workers
     )
-    seconds = time.perf_counter() - start
-    lo, hi = result.ci95
+    data = report(result, args.agent, args.opponents, time.perf_counter() - start)
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "env": args.env,
-                    "players": result.num_players,
-                    "agent": args.agent,
-                    "opponents": args.opponents,
-                    "games": result.games,
-                    "win_rate": result.win_rate,
-                    "ci95": [lo, hi],
-                    "sole_wins": result.sole_wins,
-                    "shared_wins": result.shared_wins,
-                    "mean_score": result.mean_score,
-                    "illegal_actions": result.illegal_actions,
-                    "decisions_per_game": result.decisions / max(result.games, 1),
-                    "per_seat": {s: r.win_rate for s, r in sorted(result.per_seat.items())},
-                }
-            )
-        )
-        return result
+        print(json.dumps(data))
+        return data
     print(
         f"{args.agent} vs {args.opponents} on {args.env}, {result.num_players} players, "
-        f"seeds {args.seed}..{args.seed + args.games - 1} ({seconds:.0f} s)"
+        f"seeds {args.seed}..{args.seed + args.games - 1} ({data['seconds']:.0f} s)"
     )
     print(f"  {result.summary()}")
     print(
         f"  sole wins {result.sole_wins}, shared wins {result.shared_wins}, "
-        f"learner decisions per game {result.decisions / max(result.games, 1):.1f}"
+        f"learner decisions per game {data['decisions_per_game']:.1f}"
     )
-    per_seat = ", ".join(f"seat {s}: {r.win_rate:.3f}" for s, r in sorted(result.per_seat.items()))
-    print(f"  per seat: {per_seat}")
+    seats = ", ".join(
+        f"seat {s}: {r['win_rate']:.3f} ({r['ci95'][0]:.3f}-{r['ci95'][1]:.3f})"
+        for s, r in data["per_seat"].items()
+    )
+    print(f"  per seat: {seats}")
     if result.details:
         means = ", ".join(f"{k} {v:.3f}" for k, v in sorted(result.details.items()))
         print(f"  per game (mean): {means}")
-    return result
+    return data
 
 
 if __name__ == "__main__":

@@ -148,6 +148,9 @@ class JungleEnv(gym.Env):
             seat: getattr(policy, "uses_observation", True)
             for seat, policy in self._opponents.items()
         }
+        for policy in {id(p): p for p in self._opponents.values()}.values():
+            if hasattr(policy, "start_episode"):  # e.g. a self-play pool picks its player
+                policy.start_episode(self._opponent_rng)
         for _ in range(MAX_RESETS_WITHOUT_DECISION):
             self.state = self.game.new_state()
             self._done = False

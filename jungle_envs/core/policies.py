@@ -5,7 +5,8 @@ callable with that signature. ``observation`` is the flat float32 vector of the 
 policy plays, ``action_mask`` a bool array, ``rng`` a ``numpy.random.Generator`` owned by
 the env (so opponents are reproducible under ``reset(seed=...)``). A policy that sets
 ``uses_observation = False`` gets ``None`` as its observation, which saves the env from
-building one.
+building one. A policy with a ``start_episode(rng)`` method has it called at every
+``reset``, before the first decision: the place to swap players between episodes.
 """
 
 from __future__ import annotations

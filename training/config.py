@@ -1,0 +1,98 @@
+"""Training configs: per-game JSON files with defaults, overridable from the command line.
+
+A config is a nested dict. ``load_config`` starts from ``DEFAULTS``, applies the game's file
+(``training/configs/<game>.json``) or a file given with ``--config``, then ``key=value``
+overrides such as ``ppo.learning_rate=1e-4`` (values are parsed as JSON when they can be).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+CONFIG_DIR = Path(__file__).parent / "configs"
+
+DEFAULTS: dict[str, Any] = {
+    "env": "jungle_envs/JungleSweep-v0",
+    "players": None,  # the game's default
+    "env_options": {},  # game options passed to gymnasium.make
+    "opponents": "random",  # a name, a model path, a list per seat, or "self"
+    "timesteps": 1_000_000,
+    "n_envs": 2,
+    "seed": 0,
+    "eval": {"freq": 50_000, "games": 200, "opponents": "random"},
+    "checkpoint_freq": 50_000,
+    "keep_checkpoints": 3,
+    "self_play": {
+        "snapshot_freq": 100_000,  # a copy of the learner joins the pool this often
+        "pool_size": 10,  # the newest snapshots kept in the pool
+        "fixed": ["random", "heuristic"],  # opponents mixed in ...
+        "fixed_ratio": 0.3,  # ... this share of the episodes
+    },
+    "ppo": {
+        "learning_rate": 3e-4,
+        "n_steps": 1024,
+        "batch_size": 256,
+        "n_epochs": 10,
+        "gamma": 0.995,
+        "gae_lambda": 0.95,
+        "clip_range": 0.2,
+        "ent_coef": 0.01,
+        "vf_coef": 0.5,
+        "net_arch": [128, 128],
+    },
+}
+
+
+def game_config_path(env_id: str) -> Path:
+    stem = env_id.removeprefix("jungle_envs/").removesuffix("-v0")
+    snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in stem).lstrip("_")
+    return CONFIG_DIR / f"{snake}.json"
+
+
+def merge(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    out = copy.deepcopy(base)
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def parse_override(text: str) -> tuple[list[str], Any]:
+    if "=" not in text:
+        raise ValueError(f"an override looks like key.sub=value, got {text!r}")
+    key, raw = text.split("=", 1)
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError:
+        value = raw
+    return key.split("."), value
+
+
+def apply_override(config: dict[str, Any], path: list[str], value: Any) -> None:
+    node = config
+    for part in path[:-1]:
+        if not isinstance(node.get(part), dict):
+            raise ValueError(f"unknown config section {'.'.join(path[:-1])!r}")
+        node = node[part]
+    if path[-1] not in node:
+        raise ValueError(f"unknown config key {'.'.join(path)!r}; known here: {sorted(node)}")
+    node[path[-1]] = value
+
+
+def load_config(
+    env_id: str | None, file: str | Path | None = None, overrides: list[str] = ()
+) -> dict[str, Any]:
+    config = copy.deepcopy(DEFAULTS)
+    source = Path(file) if file else game_config_path(env_id or DEFAULTS["env"])
+    if file or source.exists():
+        config = merge(config, json.loads(source.read_text()))
+    if env_id:
+        config["env"] = env_id
+    for text in overrides:
+        apply_override(config, *parse_override(text))
+    return config

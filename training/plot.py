@@ -1,0 +1,61 @@
+"""Learning curves of a training run, from its CSV and evaluation logs.
+
+python -m training.plot RUN_DIR   # writes RUN_DIR/learning_curve.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+from pathlib import Path
+
+import numpy as np
+
+
+def training_curve(run: Path) -> tuple[list[float], list[float]]:
+    steps, rewards = [], []
+    for log in sorted((run / "logs").glob("session-*/progress.csv")):
+        with log.open() as handle:
+            for row in csv.DictReader(handle):
+                if row.get("rollout/ep_rew_mean"):
+                    steps.append(float(row["time/total_timesteps"]))
+                    rewards.append(float(row["rollout/ep_rew_mean"]))
+    return steps, rewards
+
+
+def evaluation_curve(run: Path) -> tuple[list[float], list[float]]:
+    steps, wins = [], []
+    for log in sorted((run / "logs").glob("session-*/evaluations.npz")):
+        data = np.load(log)
+        steps += data["timesteps"].tolist()
+        wins += [(np.asarray(r) > 0.5).mean() for r in data["results"]]
+    return steps, wins
+
+
+def plot_run(run: Path) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    steps, rewards = training_curve(run)
+    left.plot(steps, rewards, color="tab:blue")
+    left.set(title="training episodes", xlabel="timesteps", ylabel="mean episode reward")
+    steps, wins = evaluation_curve(run)
+    right.plot(steps, wins, marker="o", color="tab:green")
+    right.set(
+        title="evaluation (deterministic)", xlabel="timesteps", ylabel="win rate", ylim=(0, 1)
+    )
+    fig.suptitle(run.name)
+    fig.tight_layout()
+    path = run / "learning_curve.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("run", type=Path)
+    print(plot_run(parser.parse_args().run))

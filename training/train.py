@@ -1,0 +1,230 @@
+"""Train a MaskablePPO agent on any env of the package.
+
+    python -m training.train --env jungle_envs/JungleSweep-v0 [--players N]
+        [--opponents random|heuristic|self|MODEL.zip|a,b,c] [--timesteps T] [--n-envs K]
+        [--seed S] [--config FILE] [--out DIR] [--resume DIR] [--set ppo.learning_rate=1e-4]
+
+The game's config file (training/configs/<game>.json) gives the defaults: hyperparameters,
+network size and budget. The run folder gets the exact config and the library versions,
+CSV and TensorBoard logs, periodic evaluations, atomic checkpoints (a killed run loses at
+most one interval; ``--resume DIR`` continues it), the final model and a learning curve.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+import warnings
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.logger import configure
+
+from training.common import make_vec_env, new_model
+from training.config import load_config
+from training.plot import plot_run
+from training.selfplay import SnapshotCallback, SnapshotPool, atomic_save, atomic_write_text
+
+PACKAGES = ("jungle-envs", "gymnasium", "numpy", "torch", "stable-baselines3", "sb3-contrib")
+
+
+def versions() -> dict[str, str]:
+    found = {"python": sys.version.split()[0], "platform": platform.platform()}
+    for name in PACKAGES:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            found[name] = "not installed"
+    return found
+
+
+def opponents_for(config: dict[str, Any], out: Path) -> Any:
+    spec = config["opponents"]
+    if spec != "self":
+        return spec.split(",") if isinstance(spec, str) and "," in spec else spec
+    players = config["players"]
+    sp = config["self_play"]
+    return [
+        SnapshotPool(
+            out / "pool",
+            config["env"],
+            players,
+            config["env_options"],
+            sp["fixed"],
+            sp["fixed_ratio"],
+        )
+        for _ in range(players - 1)
+    ]
+
+
+class CheckpointCallback(BaseCallback):
+    """Saves the model atomically every ``freq`` steps and records where it is."""
+
+    def __init__(self, out: Path, freq: int, keep: int, wall_before: float) -> None:
+        super().__init__()
+        self.dir, self.freq, self.keep = out / "checkpoints", freq, keep
+        self.wall_before, self.started = wall_before, time.time()
+        self._next = 0
+
+    def _on_training_start(self) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._next = self.num_timesteps + self.freq
+
+    def wall_seconds(self) -> float:
+        return self.wall_before + time.time() - self.started
+
+    def save(self) -> None:
+        path = self.dir / f"step-{self.num_timesteps:010d}.zip"
+        atomic_save(self.model, path)
+        record = {
+            "path": path.name,
+            "timesteps": self.num_timesteps,
+            "wall_seconds": round(self.wall_seconds(), 1),
+        }
+        atomic_write_text(self.dir / "latest.json", json.dumps(record))
+        for old in sorted(self.dir.glob("step-*.zip"))[: -self.keep]:
+            old.unlink(missing_ok=True)
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self._next:
+            self._next = self.num_timesteps + self.freq
+            self.save()
+        return True
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--env", help="env id (default: the config's)")
+    parser.add_argument("--players", type=int)
+    parser.add_argument("--opponents", help="random, heuristic, self, a model path, or a,b,c")
+    parser.add_argument("--timesteps", type=int)
+    parser.add_argument("--n-envs", type=int)
+    parser.add_argument("--seed", type=int)
+    parser.add_argument("--config", help="a JSON config file (default: the game's)")
+    parser.add_argument("--out", type=Path, help="run folder (default: runs/<game>-<seed>)")
+    parser.add_argument("--resume", type=Path, help="continue the run in this folder")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config entry, e.g. ppo.learning_rate=1e-4",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    return parser.parse_args(argv)
+
+
+def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, dict | None]:
+    if args.resume:
+        out = args.resume
+        config = json.loads((out / "config.json").read_text())
+        latest_file = out / "checkpoints" / "latest.json"
+        if not latest_file.exists():
+            raise SystemExit(f"{out} has no checkpoint to resume from")
+        if args.timesteps:
+            config["timesteps"] = args.timesteps
+        return config, out, json.loads(latest_file.read_text())
+    config = load_config(args.env, args.config, args.set)
+    for key in ("players", "opponents", "timesteps", "n_envs", "seed"):
+        value = getattr(args, key)
+        if value is not None:
+            config[key] = value
+    if config["players"] is None:
+        import jungle_envs
+
+        config["players"] = jungle_envs.game_class(config["env"]).spec.default_players
+    stem = config["env"].split("/")[-1].removesuffix("-v0")
+    out = args.out or Path("runs") / f"{stem}-seed{config['seed']}"
+    return config, out, None
+
+
+def main(argv: list[str] | None = None) -> Path:
+    args = parse_args(argv)
+    config, out, latest = resolve(args)
+    out.mkdir(parents=True, exist_ok=True)
+    session = len(list((out / "logs").glob("session-*"))) if (out / "logs").exists() else 0
+    if latest is None:
+        atomic_write_text(out / "config.json", json.dumps(config, indent=2))
+        atomic_write_text(out / "versions.json", json.dumps(versions(), indent=2))
+
+    env_kwargs = {"num_players": config["players"], **config["env_options"]}
+    venv = make_vec_env(
+        config["env"],
+        n_envs=config["n_envs"],
+        seed=config["seed"] + 1000 * session,
+        subprocess=config["n_envs"] > 1,
+        opponents=opponents_for(config, out),
+        **env_kwargs,
+    )
+    eval_env = make_vec_env(
+        config["env"],
+        n_envs=1,
+        seed=config["seed"] + 10_000,
+        opponents=config["eval"]["opponents"],
+        **env_kwargs,
+    )
+    ppo = dict(config["ppo"])
+    net_arch = ppo.pop("net_arch")
+    if latest is None:
+        model = new_model(venv, seed=config["seed"], policy_kwargs={"net_arch": net_arch}, **ppo)
+        done, wall_before = 0, 0.0
+    else:
+        model = MaskablePPO.load(out / "checkpoints" / latest["path"], env=venv, device="cpu")
+        done, wall_before = latest["timesteps"], latest["wall_seconds"]
+    session_dir = out / "logs" / f"session-{session}"
+    model.set_logger(configure(str(session_dir), ["csv", "tensorboard"]))
+
+    checkpoints = CheckpointCallback(
+        out, config["checkpoint_freq"], config["keep_checkpoints"], wall_before
+    )
+    callbacks = [
+        checkpoints,
+        MaskableEvalCallback(
+            eval_env, n_eval_episodes=config["eval"]["games"],
+            eval_freq=max(config["eval"]["freq"] // config["n_envs"], 1),
+            log_path=str(session_dir), best_model_save_path=str(out / "best"),
+            deterministic=True, verbose=0,
+        ),
+    ]  # fmt: skip
+    if config["opponents"] == "self":
+        sp = config["self_play"]
+        callbacks.append(SnapshotCallback(out / "pool", sp["snapshot_freq"], sp["pool_size"]))
+    remaining = config["timesteps"] - done
+    if remaining > 0:
+        with warnings.catch_warnings():
+            # The eval env is one in-process env while training may use worker processes.
+            warnings.filterwarnings("ignore", message="Training and eval env are not of the same")
+            model.learn(
+                total_timesteps=remaining,
+                callback=CallbackList(callbacks),
+                reset_num_timesteps=latest is None,
+                progress_bar=not args.no_progress,
+            )
+        checkpoints.save()
+    atomic_save(model, out / "model.zip")
+    summary = {
+        "timesteps": int(model.num_timesteps),
+        "wall_seconds": checkpoints.wall_seconds(),
+        "env": config["env"],
+        "players": config["players"],
+    }
+    atomic_write_text(out / "summary.json", json.dumps(summary, indent=2))
+    plot_run(out)
+    venv.close()
+    eval_env.close()
+    print(
+        f"trained {summary['timesteps']} steps in {summary['wall_seconds']:.0f} s; "
+        f"model: {out / 'model.zip'}"
+    )
+    return out
+
+
+if __name__ == "__main__":
+    main()
