@@ -151,8 +151,15 @@ def merge_results(parts: Sequence[EvaluationResult]) -> EvaluationResult:
     """One result from the results of disjoint sets of games."""
     total = EvaluationResult(parts[0].env_id, parts[0].num_players)
     for part in parts:
-        for name in ("games", "wins", "sole_wins", "shared_wins", "illegal_actions",
-                     "score_total", "decisions"):
+        for name in (
+            "games",
+            "wins",
+            "sole_wins",
+            "shared_wins",
+            "illegal_actions",
+            "score_total",
+            "decisions",
+        ):
             setattr(total, name, getattr(total, name) + getattr(part, name))
         for seat, record in part.per_seat.items():
             mine = total.per_seat.setdefault(seat, SeatRecord())

@@ -1,0 +1,138 @@
+"""PettingZoo AEC envs: PettingZoo's own checkers on every game and player count."""
+
+from __future__ import annotations
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+
+import jungle_envs
+from jungle_envs.core.registry import game_class
+
+pytest.importorskip("pettingzoo")
+from pettingzoo.test import api_test, seed_test
+
+from jungle_envs import multiagent
+from jungle_envs.games.spank_the_monkey.tables import DEFEND
+
+CASES = [
+    pytest.param(env_id, n, id=f"{env_id.split('/')[1]}-{n}p")
+    for env_id in jungle_envs.ENV_IDS
+    for n in game_class(env_id).spec.player_counts
+]
+
+
+def play(env, seed, steps=100_000):
+    """Masked random play; returns (agent, reward, observation bytes) per step."""
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    trace = []
+    for agent in env.agent_iter(steps):
+        observation, reward, termination, truncation, _ = env.last()
+        if termination or truncation:
+            action = None
+        else:
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        trace.append((agent, reward, observation["observation"].tobytes()))
+        env.step(action)
+    return trace
+
+
+@pytest.mark.parametrize("env_id,players", CASES)
+def test_pettingzoo_api_and_seed_checks_pass(env_id, players):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # advice on Dict observations, as for classic envs
+        api_test(multiagent.env(env_id, num_players=players), num_cycles=300)
+        seed_test(lambda: multiagent.env(env_id, num_players=players), num_cycles=300)
+
+
+@pytest.mark.parametrize("env_id,players", CASES)
+def test_env_pickles_mid_game_and_plays_on_identically(env_id, players):
+    env = multiagent.env(env_id, num_players=players)
+    env.reset(seed=3)
+    for _ in range(10):
+        observation, *_ = env.last()
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    copy = pickle.loads(pickle.dumps(env))
+    for left, right in ((env, copy),):
+        for _ in range(30):
+            a, b = left.last(), right.last()
+            assert left.agent_selection == right.agent_selection
+            np.testing.assert_array_equal(a[0]["observation"], b[0]["observation"])
+            if a[2] or a[3]:
+                break
+            action = int(np.flatnonzero(a[0]["action_mask"])[0])
+            left.step(action)
+            right.step(action)
+
+
+@pytest.mark.parametrize("env_id", jungle_envs.ENV_IDS)
+def test_every_agent_is_paid_at_the_end_and_sees_only_its_own_view(env_id):
+    env = multiagent.raw_env(env_id, num_players=3)
+    env.reset(seed=5)
+    for agent in env.possible_agents:
+        seat = int(agent.split("_")[1])
+        np.testing.assert_array_equal(
+            env.observe(agent)["observation"], env.game.observe(env.state, seat)
+        )
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        totals[agent] += reward
+        if not (termination or truncation):
+            np.testing.assert_array_equal(
+                observation["action_mask"], env.game.legal_mask(env.state).astype(np.int8)
+            )
+        env.step(
+            None
+            if termination or truncation
+            else int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        )
+    returns = env.game.returns(env.state)
+    assert [totals[a] for a in env.possible_agents] == returns
+
+
+def test_a_defender_is_selected_in_the_middle_of_another_players_turn():
+    env = multiagent.raw_env("SpankTheMonkey-v0", num_players=2)
+    rng = np.random.default_rng(1)
+    defended = 0
+    for seed in range(30):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if env.state.phase == DEFEND and not termination:
+                assert agent != env.possible_agents[env.state.player]
+                defended += 1
+            env.step(
+                None
+                if termination or truncation
+                else int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            )
+    assert defended > 0
+
+
+def test_same_seed_same_game():
+    make = lambda: multiagent.env("TropicRace-v0", num_players=4)  # noqa: E731
+    assert play(make(), 7) == play(make(), 7)
+    assert play(make(), 7) != play(make(), 8)
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        multiagent.env("JungleSweep-v0", num_players=9)
+    with pytest.raises(ValueError, match="unknown game"):
+        multiagent.env("Chess-v0")
+    env = multiagent.raw_env("JungleSweep-v0")
+    env.reset(seed=0)
+    illegal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="may not play"):
+        env.step(illegal)
+
+
+def test_rendering_matches_the_gymnasium_env():
+    env = multiagent.raw_env("ElephantFestival-v0", num_players=2, render_mode="ansi")
+    env.reset(seed=0)
+    assert env.render() == env.game.render(env.state)
