@@ -4,7 +4,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-all lint bench clean
+RLLIB_VENV ?= .venv-rllib
+RLLIB_PY := $(RLLIB_VENV)/bin/python
+RLLIB_STAMP := $(RLLIB_VENV)/.installed
+
+.PHONY: demo test test-all test-rllib lint bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +25,16 @@ test: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 -q
 
+$(RLLIB_STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(RLLIB_VENV)
+	$(RLLIB_PY) -m pip install --quiet --upgrade pip
+	$(RLLIB_PY) -m pip install --quiet -c constraints.txt -e '.[train,test,rllib]'
+	touch $(RLLIB_STAMP)
+
+## The Ray RLlib tests, in a virtualenv with the rllib extra (Ray pins its own Gymnasium).
+test-rllib: $(RLLIB_STAMP)
+	$(RLLIB_PY) -m pytest -q -m rllib
+
 ## Every test, the slow ones included.
 test-all: $(STAMP)
 	$(PY) -m pytest -n 2 -q -m ''
@@ -34,4 +48,4 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.step_speed
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(RLLIB_VENV) build *.egg-info .pytest_cache .ruff_cache

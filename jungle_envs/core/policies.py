@@ -121,12 +121,17 @@ def make_policy(spec: Any, game: Game) -> Policy:
         name = os.fspath(spec)
         if name in POLICY_REGISTRY:
             return POLICY_REGISTRY[name](game)
-        if name.endswith(".zip") or os.path.exists(name):
+        if name.startswith("rllib:"):  # a Ray RLlib checkpoint (needs the rllib extra)
+            from jungle_envs.rllib import RLlibPolicy
+
+            policy = RLlibPolicy(name.removeprefix("rllib:"))
+        elif name.endswith(".zip") or os.path.exists(name):
             policy: Any = MaskablePPOPolicy(name)
         else:
             raise ValueError(
                 f"unknown opponent {name!r}; allowed: {sorted(POLICY_REGISTRY)}, "
-                "a path to a MaskablePPO .zip, a policy object or a callable"
+                "a path to a MaskablePPO .zip, rllib:CHECKPOINT_DIR, a policy object or a "
+                "callable"
             )
     elif hasattr(spec, "policy") and hasattr(spec, "predict"):
         policy = MaskablePPOPolicy(spec)
