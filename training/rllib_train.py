@@ -56,7 +56,7 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
                     ),
                 }
             )
-        )  # fmt: skip
+        )
         .env_runners(
             num_env_runners=args.num_env_runners,
             num_envs_per_env_runner=1,
