@@ -1,20 +1,31 @@
-"""Steps per second of every registered env: the raw rules engine and the Gymnasium env.
+"""Step speed of every registered env and player count.
 
-    python -m benchmarks.step_speed [--env ID] [--players N] [--seconds S]
+    python -m benchmarks.step_speed [--env ID] [--players N] [--seconds S] [--repeats R]
+                                    [--json FILE] [--no-vector]
 
-(a) engine: random legal moves for every seat, chance sampled, no observation built; a
-    step is one decision by any seat.
+For each env and player count:
+(a) engine: random legal moves for every seat, chance sampled, no observation built; a step
+    is one decision by any seat.
 (b) env: ``gymnasium.make`` with random opponents; a step is one learner ``env.step`` with
     a random legal action (opponent moves, chance, observation and mask included).
-Each figure is the median of three timed runs of ``--seconds`` each.
+(c) vector: ``gymnasium.make_vec`` in sync and async mode with 2 and 8 envs; steps count
+    env steps summed over the envs.
+(d) memory: peak Python memory (tracemalloc) of creating one env and playing 20 games.
+Each speed is the median of ``--repeats`` timed runs of ``--seconds`` each, with the
+minimum and maximum.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
 import statistics
 import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -23,6 +34,8 @@ import jungle_envs
 from jungle_envs.core.game import CHANCE, TERMINAL
 from jungle_envs.core.play import random_step
 from jungle_envs.core.registry import game_class
+
+VECTOR_SETUPS = (("sync", 2), ("sync", 8), ("async", 2), ("async", 8))
 
 
 def engine_run(env_id: str, players: int, seconds: float, seed: int) -> tuple[float, float]:
@@ -65,50 +78,126 @@ def env_run(env_id: str, players: int, seconds: float, seed: int) -> tuple[float
     return steps / elapsed, games / elapsed
 
 
-def median_of(run, repeats: int, *args) -> tuple[float, float]:
-    results = [run(*args, seed) for seed in range(repeats)]
-    return (
-        statistics.median(r[0] for r in results),
-        statistics.median(r[1] for r in results),
+def vector_run(
+    env_id: str, players: int, seconds: float, seed: int, mode: str, num_envs: int
+) -> tuple[float, float]:
+    envs = gym.make_vec(
+        env_id, num_envs=num_envs, vectorization_mode=mode, num_players=players, opponents="random"
     )
+    rng = np.random.default_rng(seed)
+    _, info = envs.reset(seed=seed)
+    steps = games = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        masks = info["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        _, _, terminated, truncated, info = envs.step(actions)
+        steps += num_envs
+        games += int(np.sum(terminated | truncated))
+    elapsed = time.perf_counter() - start
+    envs.close()
+    return steps / elapsed, games / elapsed
+
+
+def peak_memory(env_id: str, players: int) -> float:
+    """Peak traced memory (MiB) of one env over its creation and 20 random games."""
+    tracemalloc.start()
+    env = gym.make(env_id, num_players=players, opponents="random")
+    rng = np.random.default_rng(0)
+    for game in range(20):
+        _, info = env.reset(seed=game)
+        done = False
+        while not done:
+            legal = np.flatnonzero(info["action_mask"])
+            _, _, done, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
+            done = done or truncated
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    env.close()
+    return peak / 2**20
+
+
+def measure(run: Callable, repeats: int, *args) -> dict[str, float]:
+    results = [run(*args, seed) for seed in range(repeats)]
+    steps = [r[0] for r in results]
+    return {
+        "steps_per_s": statistics.median(steps),
+        "min": min(steps),
+        "max": max(steps),
+        "games_per_s": statistics.median(r[1] for r in results),
+    }
+
+
+def benchmark(env_id: str, players: int, seconds: float, repeats: int, vector: bool = True) -> dict:
+    row = {
+        "env": env_id,
+        "players": players,
+        "engine": measure(engine_run, repeats, env_id, players, seconds),
+        "env_step": measure(env_run, repeats, env_id, players, seconds),
+    }
+    if vector:
+        for mode, n in VECTOR_SETUPS:
+            row[f"{mode}_{n}"] = measure(
+                lambda e, p, s, seed, m=mode, k=n: vector_run(e, p, s, seed, m, k),
+                repeats,
+                env_id,
+                players,
+                seconds,
+            )
+    row["peak_mib"] = peak_memory(env_id, players)
+    return row
+
+
+def fmt(cell: dict) -> str:
+    return f"{cell['steps_per_s']:,.0f} ({cell['min']:,.0f}-{cell['max']:,.0f})"
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", help="one env id (default: every registered env)")
-    parser.add_argument("--players", type=int, help="player count (default: the game's)")
-    parser.add_argument("--seconds", type=float, default=2.0, help="length of each timed run")
+    parser.add_argument("--players", type=int, help="one player count (default: every one)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="length of a timed run")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--no-vector", action="store_true", help="skip the vector envs")
     args = parser.parse_args(argv)
     env_ids = [args.env] if args.env else jungle_envs.ENV_IDS
     print(
-        f"Python {platform.python_version()} on {platform.machine()}, "
-        f"{args.repeats} runs x {args.seconds:g} s, median"
+        f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
+        f"median of {args.repeats} runs x {args.seconds:g} s (min-max); steps/s"
     )
-    header = (
-        f"{'env':<28}{'players':>8}{'engine steps/s':>16}{'engine games/s':>16}"
-        f"{'env steps/s':>14}{'env games/s':>13}"
+    columns = ["engine", "env_step"] + (
+        [] if args.no_vector else [f"{m}_{n}" for m, n in VECTOR_SETUPS]
     )
+    header = f"{'env':<20}{'N':>3}" + "".join(f"{c:>26}" for c in columns) + f"{'peak MiB':>10}"
     print(header)
     print("-" * len(header))
     rows = []
     for env_id in env_ids:
-        players = args.players or game_class(env_id).spec.default_players
-        engine = median_of(engine_run, args.repeats, env_id, players, args.seconds)
-        env = median_of(env_run, args.repeats, env_id, players, args.seconds)
-        print(
-            f"{env_id:<28}{players:>8}{engine[0]:>16,.0f}{engine[1]:>16,.1f}"
-            f"{env[0]:>14,.0f}{env[1]:>13,.1f}"
-        )
-        rows.append(
-            {
-                "env": env_id,
-                "players": players,
-                "engine_steps_per_s": engine[0],
-                "engine_games_per_s": engine[1],
-                "env_steps_per_s": env[0],
-                "env_games_per_s": env[1],
-            }
+        spec = game_class(env_id).spec
+        counts = [args.players] if args.players else list(spec.player_counts)
+        for players in counts:
+            row = benchmark(env_id, players, args.seconds, args.repeats, not args.no_vector)
+            rows.append(row)
+            name = env_id.split("/")[1].removesuffix("-v0")
+            print(
+                f"{name:<20}{players:>3}"
+                + "".join(f"{fmt(row[c]):>26}" for c in columns)
+                + f"{row['peak_mib']:>10.1f}",
+                flush=True,
+            )
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                {
+                    "python": platform.python_version(),
+                    "machine": platform.machine(),
+                    "cpus": os.cpu_count(),
+                    "rows": rows,
+                },
+                indent=2,
+            )
         )
     return rows
 

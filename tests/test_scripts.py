@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import jungle_envs
@@ -32,9 +34,43 @@ def test_demo_trains_saves_and_reports_win_rates(tmp_path, capsys):
     assert "MaskablePPO agent" in out and "95% CI" in out
 
 
-def test_step_speed_reports_every_env(capsys):
-    rows = step_speed.main(["--seconds", "0.05", "--repeats", "1"])
-    assert [row["env"] for row in rows] == jungle_envs.ENV_IDS
+def test_step_speed_reports_every_env_and_player_count(capsys, tmp_path):
+    rows = step_speed.main(
+        [
+            "--seconds",
+            "0.02",
+            "--repeats",
+            "1",
+            "--no-vector",
+            "--json",
+            str(tmp_path / "speed.json"),
+        ]
+    )
+    expected = [
+        (env_id, n)
+        for env_id in jungle_envs.ENV_IDS
+        for n in jungle_envs.game_class(env_id).spec.player_counts
+    ]
+    assert [(row["env"], row["players"]) for row in rows] == expected
     for row in rows:
-        assert row["engine_steps_per_s"] > 0 and row["env_steps_per_s"] > 0
-    assert "engine steps/s" in capsys.readouterr().out
+        assert row["engine"]["steps_per_s"] > 0 and row["env_step"]["steps_per_s"] > 0
+        assert row["peak_mib"] > 0
+    assert "engine" in capsys.readouterr().out
+    assert len(json.loads((tmp_path / "speed.json").read_text())["rows"]) == len(expected)
+
+
+def test_step_speed_measures_vector_envs():
+    (row,) = step_speed.main(
+        [
+            "--env",
+            "jungle_envs/TropicRace-v0",
+            "--players",
+            "2",
+            "--seconds",
+            "0.05",
+            "--repeats",
+            "1",
+        ]
+    )
+    for setup in ("sync_2", "sync_8", "async_2", "async_8"):
+        assert row[setup]["steps_per_s"] > 0

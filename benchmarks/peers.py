@@ -1,0 +1,143 @@
+"""Our envs next to the libraries users would otherwise pick, in one process run.
+
+    pip install -e '.[bench]'        # PettingZoo classic and OpenSpiel
+    python -m benchmarks.peers [--seconds S] [--repeats R] [--json FILE]
+
+The same loop everywhere: random legal moves until the game ends, then a new game.
+- PettingZoo classic ``connect_four_v3`` and ``texas_holdem_v4`` through the AEC API,
+  choosing among ``observation["action_mask"]``; a step is one ``env.step``.
+- OpenSpiel ``backgammon`` and ``leduc_poker`` through ``pyspiel``, chance sampled from
+  ``state.chance_outcomes()``; a step is one player's ``apply_action`` (chance not counted).
+- Ours at each game's default player count: the Gymnasium env (one learner step with its
+  random opponents, observation and mask), and the rules engine (one decision by any seat).
+Ratios are ours divided by the peer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+import jungle_envs
+from benchmarks.step_speed import engine_run, env_run
+from jungle_envs.core.registry import game_class
+
+
+def pettingzoo_run(make: Callable, seconds: float, seed: int) -> float:
+    env = make()
+    rng = np.random.default_rng(seed)
+    steps, game = 0, 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        env.reset(seed=seed + game)
+        game += 1
+        for _agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def openspiel_run(name: str, seconds: float, seed: int) -> float:
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(outcomes[rng.choice(len(outcomes), p=probs)])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.integers(len(legal))])
+                steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def peers() -> dict[str, Callable[[float, int], float]]:
+    from pettingzoo.classic import connect_four_v3, texas_holdem_v4
+
+    return {
+        "PettingZoo connect_four_v3": lambda s, seed: pettingzoo_run(connect_four_v3.env, s, seed),
+        "PettingZoo texas_holdem_v4": lambda s, seed: pettingzoo_run(texas_holdem_v4.env, s, seed),
+        "OpenSpiel backgammon": lambda s, seed: openspiel_run("backgammon", s, seed),
+        "OpenSpiel leduc_poker": lambda s, seed: openspiel_run("leduc_poker", s, seed),
+    }
+
+
+def median_of(run: Callable[[float, int], float], seconds: float, repeats: int) -> float:
+    return statistics.median(run(seconds, seed) for seed in range(repeats))
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    try:
+        peer_runs = peers()
+    except ImportError as exc:
+        raise SystemExit(
+            f"the peers need the bench extra: pip install -e '.[bench]' ({exc})"
+        ) from None
+    theirs = {name: median_of(run, args.seconds, args.repeats) for name, run in peer_runs.items()}
+    ours = {}
+    for env_id in jungle_envs.ENV_IDS:
+        players = game_class(env_id).spec.default_players
+        ours[env_id] = {
+            "players": players,
+            "env": median_of(
+                lambda s, seed, e=env_id, p=players: env_run(e, p, s, seed)[0],
+                args.seconds,
+                args.repeats,
+            ),
+            "engine": median_of(
+                lambda s, seed, e=env_id, p=players: engine_run(e, p, s, seed)[0],
+                args.seconds,
+                args.repeats,
+            ),
+        }
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}; median of "
+        f"{args.repeats} runs x {args.seconds:g} s; steps/s"
+    )
+    for name, speed in theirs.items():
+        print(f"  {name:<28}{speed:>12,.0f}")
+    names = list(theirs)
+    print(
+        f"\n{'ours (default players)':<34}{'steps/s':>10}"
+        + "".join(f"{'/ ' + n.split()[1]:>16}" for n in names)
+    )
+    for env_id, row in ours.items():
+        for kind in ("env", "engine"):
+            label = f"{env_id.split('/')[1].removesuffix('-v0')} {kind} ({row['players']}p)"
+            print(
+                f"  {label:<32}{row[kind]:>10,.0f}"
+                + "".join(f"{row[kind] / theirs[n]:>16.2f}" for n in names)
+            )
+    result = {"peers": theirs, "ours": ours}
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+    return result
+
+
+if __name__ == "__main__":
+    main()
