@@ -178,7 +178,7 @@ def play_game(game, policies: Sequence[Any], seed: int) -> list[int]:
     state = game.new_state()
     while (player := game.current_player(state)) != TERMINAL:
         if player == CHANCE:
-            game._apply_chance(state, game.chance_event(state).sample(rng))
+            game._apply_chance(state, game.sample_chance(state, rng))
             continue
         mask = game.legal_mask(state)
         action = policies[player].act(game.observe(state, player), mask, policy_rng)

@@ -109,7 +109,7 @@ class JungleAECEnv(AECEnv):
         """Resolve chance until someone must decide; at the end pay every agent."""
         game, state = self.game, self.state
         while (player := game.current_player(state)) == CHANCE:
-            game._apply_chance(state, game.chance_event(state).sample(self.np_random))
+            game._apply_chance(state, game.sample_chance(state, self.np_random))
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if player == TERMINAL:
             returns = game.returns(state)

@@ -10,7 +10,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import jungle_envs
-from jungle_envs.core.game import TERMINAL
+from jungle_envs.core.game import CHANCE, TERMINAL
 from jungle_envs.core.play import play_randomly, random_step
 from jungle_envs.core.registry import game_class
 
@@ -140,3 +140,19 @@ def test_copy_shares_nothing_mutable(env_id, players):
         after = game.state_to_json(state)
         continue_randomly(game, clone, i + 1, steps=50)
         assert game.state_to_json(state) == after
+
+
+@pytest.mark.parametrize("env_id,players", CASES)
+def test_fast_chance_draws_match_the_described_events(env_id, players):
+    game = jungle_envs.make_game(env_id, players)
+    rng = np.random.default_rng(players)
+    checked = 0
+    for state in random_states(game, rng, 40):
+        if game.current_player(state) != CHANCE:
+            continue
+        for seed in range(5):
+            fast = game.sample_chance(state, np.random.default_rng(seed))
+            described = game.chance_event(state).sample(np.random.default_rng(seed))
+            assert fast == described
+        checked += 1
+    assert checked > 0

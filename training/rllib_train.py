@@ -84,8 +84,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--num-env-runners", type=int, default=1)
     parser.add_argument("--address", help="a Ray cluster to join (default: start Ray here)")
-    parser.add_argument("--num-learners", type=int, default=0,
-                        help="learner processes (0: learn in the driver)")
+    parser.add_argument(
+        "--num-learners", type=int, default=0, help="learner processes (0: learn in the driver)"
+    )
     parser.add_argument("--batch", type=int, default=4000, help="env steps per iteration")
     parser.add_argument("--epochs", type=int, default=5)
     parser.add_argument("--lr", type=float, default=3e-4)

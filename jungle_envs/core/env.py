@@ -160,7 +160,8 @@ class JungleEnv(gym.Env):
                 break
         else:
             raise RuntimeError("no game gave the learner a decision")
-        self._last_score = self._score()
+        if self.reward_mode == "score":
+            self._last_score = self._score()
         return self._observation(), self._info()
 
     def step(self, action: Any):
@@ -211,7 +212,7 @@ class JungleEnv(gym.Env):
         while True:
             player = game.current_player(state)
             if player == CHANCE:
-                game._apply_chance(state, game.chance_event(state).sample(self.np_random))
+                game._apply_chance(state, game.sample_chance(state, self.np_random))
                 continue
             if player == TERMINAL:
                 self._done = True

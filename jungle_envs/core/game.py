@@ -99,6 +99,10 @@ class ChanceEvent:
         total = sum(w for _, w in items)
         return cls(name, tuple(k for k, _ in items), tuple(w / total for _, w in items))
 
+    @classmethod
+    def uniform(cls, name: str, outcomes: Sequence[int]) -> ChanceEvent:
+        return cls(name, tuple(outcomes), (1 / len(outcomes),) * len(outcomes))
+
     def distribution(self) -> dict[int, float]:
         """Outcome -> probability."""
         return dict(zip(self.outcomes, self.probabilities, strict=True))
@@ -112,6 +116,21 @@ class ChanceEvent:
             if u < acc:
                 return outcome
         return self.outcomes[-1]
+
+
+def draw_from_counts(counts: Sequence[int], rng: np.random.Generator) -> int:
+    """Index drawn in proportion to ``counts``: what ``ChanceEvent.weighted(...).sample``
+    does with the same single uniform number, without building the event."""
+    u = rng.random() * sum(counts)
+    acc = 0
+    last = -1
+    for index, count in enumerate(counts):
+        if count:
+            acc += count
+            last = index
+            if u < acc:
+                return index
+    return last
 
 
 class Game(ABC):
@@ -201,6 +220,13 @@ class Game(ABC):
     @abstractmethod
     def heuristic_policy(self) -> Any:
         """The game's rule-based policy (an object with ``act(obs, mask, rng)``)."""
+
+    def sample_chance(self, state: GameState, rng: np.random.Generator) -> int:
+        """An outcome of the pending chance event, drawn with ``rng``.
+
+        Games may override this with a faster draw of the same distribution; it is what
+        envs and random play use, while ``chance_event`` stays the description."""
+        return self.chance_event(state).sample(rng)
 
     # --- checked entry points --------------------------------------------------------
     def apply_action(self, state: GameState, action: int) -> None:

@@ -16,7 +16,7 @@ def random_step(game: Game, state: GameState, rng: np.random.Generator) -> int:
     """
     player = game.current_player(state)
     if player == CHANCE:
-        game._apply_chance(state, game.chance_event(state).sample(rng))
+        game._apply_chance(state, game.sample_chance(state, rng))
     elif player != TERMINAL:
         actions = game.legal_actions(state)
         game._apply_action(state, actions[rng.integers(len(actions))])

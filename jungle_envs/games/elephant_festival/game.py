@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from jungle_envs.core.game import ChanceEvent, Game, GameSpec, Option
+from jungle_envs.core.game import ChanceEvent, Game, GameSpec, Option, draw_from_counts
 from jungle_envs.games.elephant_festival import encoding, render, rules
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState, validate
 from jungle_envs.games.elephant_festival.tables import (
@@ -103,6 +103,9 @@ class ElephantFestival(Game):
 
     def chance_event(self, state: ElephantFestivalState) -> ChanceEvent:
         return rules.chance_event(self, state)
+
+    def sample_chance(self, state: ElephantFestivalState, rng) -> int:
+        return draw_from_counts(state.box, rng)
 
     def _apply_chance(self, state: ElephantFestivalState, outcome: int) -> None:
         rules.apply_chance(self, state, outcome)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from jungle_envs.core.game import ChanceEvent, Game, GameSpec, Option
+from jungle_envs.core.game import ChanceEvent, Game, GameSpec, Option, draw_from_counts
 from jungle_envs.games.jungle_sweep import encoding, render, rules
 from jungle_envs.games.jungle_sweep.state import JungleSweepState, validate
 from jungle_envs.games.jungle_sweep.tables import (
@@ -18,9 +18,13 @@ from jungle_envs.games.jungle_sweep.tables import (
     DEFAULT_TERRAIN,
     LAST_MONKEY_COCONUTS,
     LATER_LEAVER_COCONUTS,
+    LAY_RING,
     MAX_MONKEYS,
+    NUM_FACES,
     PALM,
     PLAYER_SETUP,
+    REROLL,
+    ROLL,
     ROUNDS,
     TERRAIN_KEYS,
     UNREWARDED,
@@ -164,6 +168,17 @@ class JungleSweep(Game):
 
     def chance_event(self, state: JungleSweepState) -> ChanceEvent:
         return rules.chance_event(self, state)
+
+    def sample_chance(self, state: JungleSweepState, rng) -> int:
+        phase = state.phase
+        if phase in (ROLL, REROLL):
+            return int(rng.random() * NUM_FACES)
+        if phase == LAY_RING:
+            counts = list(self._ring_counts[state.round])
+            for code in state.ring:
+                counts[code] -= 1
+            return draw_from_counts(counts, rng)
+        return self.coconut_values[draw_from_counts(state.supply, rng)]
 
     def _apply_chance(self, state: JungleSweepState, outcome: int) -> None:
         rules.apply_chance(self, state, outcome)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from jungle_envs.core.game import ChanceEvent, Game, GameSpec, Option
+from jungle_envs.core.game import ChanceEvent, Game, GameSpec, Option, draw_from_counts
 from jungle_envs.games.spank_the_monkey import encoding, render, rules
 from jungle_envs.games.spank_the_monkey.state import SpankState, validate
 from jungle_envs.games.spank_the_monkey.tables import (
@@ -16,9 +16,12 @@ from jungle_envs.games.spank_the_monkey.tables import (
     CARDS,
     DEFAULT_MONKEY_BASE,
     DEFAULT_MONKEY_FLOOR,
+    DRAW,
     HAND_SIZE,
+    INSPECT,
     JUNK,
     MAX_LEVELS,
+    PICK_START,
 )
 
 DEFAULT_DECK = {card.name: card.copies for card in CARDS}
@@ -117,6 +120,15 @@ class SpankTheMonkey(Game):
 
     def chance_event(self, state: SpankState) -> ChanceEvent:
         return rules.chance_event(self, state)
+
+    def sample_chance(self, state: SpankState, rng) -> int:
+        if state.phase == DRAW:
+            return draw_from_counts(state.deck, rng)
+        if state.phase == INSPECT:
+            return draw_from_counts(state.hands[state.queue[0]], rng)
+        if state.phase == PICK_START:
+            return int(rng.random() * self.num_players)
+        return 1 + int(rng.random() * 6)  # a die roll
 
     def _apply_chance(self, state: SpankState, outcome: int) -> None:
         rules.apply_chance(self, state, outcome)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from jungle_envs.core.game import ChanceEvent, Game, GameSpec, Option
+from jungle_envs.core.game import ChanceEvent, Game, GameSpec, Option, draw_from_counts
 from jungle_envs.games.tropic_race import encoding, render, rules
 from jungle_envs.games.tropic_race.state import TropicRaceState, validate
 from jungle_envs.games.tropic_race.tables import (
@@ -27,6 +27,8 @@ from jungle_envs.games.tropic_race.tables import (
     LOCATION_NAMES,
     MAX_NUMBER,
     MONKEYS_PER_PLAYER,
+    PICK_START,
+    ROLL,
     SLOTS,
     TILE_KINDS,
 )
@@ -132,6 +134,8 @@ class TropicRace(Game):
             for f in opts["die_faces"]
         )
         self.die_event = ChanceEvent.weighted("roll the die", dict(sorted(faces.items())))
+        self._die_outcomes = sorted(faces)
+        self._die_counts = [faces[code] for code in self._die_outcomes]
         self.max_steps = max([code for code in faces if code <= MAX_NUMBER] + [1])
         self._observation_size = encoding.observation_size(self)
         self.field_features = encoding.field_features(self)
@@ -156,6 +160,13 @@ class TropicRace(Game):
 
     def chance_event(self, state: TropicRaceState) -> ChanceEvent:
         return rules.chance_event(self, state)
+
+    def sample_chance(self, state: TropicRaceState, rng) -> int:
+        if state.phase == ROLL:
+            return self._die_outcomes[draw_from_counts(self._die_counts, rng)]
+        if state.phase == PICK_START:
+            return int(rng.random() * self.num_players)
+        return draw_from_counts(state.supply, rng)
 
     def _apply_chance(self, state: TropicRaceState, outcome: int) -> None:
         rules.apply_chance(self, state, outcome)
