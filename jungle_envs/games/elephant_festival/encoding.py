@@ -55,23 +55,31 @@ def observe(game: ElephantFestival, state: ElephantFestivalState, seat: int, out
     if out is not None:
         obs.fill(0.0)
     n, cells = game.num_players, game.grid * game.grid
-    grounds = obs[: MAX_SEATS * cells * CELL_FEATURES].reshape(MAX_SEATS, cells, CELL_FEATURES)
+    index: list[int] = []  # filled sparsely: most cells are empty
+    value: list[float] = []
+    per_player = game.tiles_per_player
     for other in range(n):
-        slot = (other - seat) % n
-        ground = grounds[slot]
+        base = ((other - seat) % n) * cells * CELL_FEATURES
+        shift = (other - seat) % NUM_COLORS
         for cell, stack in enumerate(state.grounds[other]):
             if not stack:
                 continue
+            at = base + cell * CELL_FEATURES
             top = stack[-1]
             if top == START_TILE:
-                ground[cell, (other - seat) % NUM_COLORS] = 1.0
-                ground[cell, NUM_COLORS] = 1.0
+                index += (at + shift, at + NUM_COLORS)
+                value += (1.0, 1.0)
             else:
-                ground[cell, (top // TYPES - seat) % NUM_COLORS] = 1.0
-                ground[cell, NUM_COLORS + 1] = (top % TYPES) / MAX_SYMBOLS
-                ground[cell, NUM_COLORS + 2] = len(stack) / game.tiles_per_player
-        for index, cell in enumerate(state.elephants[other]):
-            ground[cell, ELEPHANT_AT + index] = 1.0
+                index += (
+                    at + (top // TYPES - seat) % NUM_COLORS,
+                    at + NUM_COLORS + 1,
+                    at + NUM_COLORS + 2,
+                )
+                value += (1.0, (top % TYPES) / MAX_SYMBOLS, len(stack) / per_player)
+        for number, cell in enumerate(state.elephants[other]):
+            index.append(base + cell * CELL_FEATURES + ELEPHANT_AT + number)
+            value.append(1.0)
+    obs[index] = value
     at = MAX_SEATS * cells * CELL_FEATURES
     most = max(game.tile_counts)
     for kind in range(NUM_KINDS):

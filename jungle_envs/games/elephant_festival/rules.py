@@ -6,6 +6,7 @@ heuristic can try a placement and score it with exactly these rules.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent
@@ -39,22 +40,32 @@ if TYPE_CHECKING:
 
 
 # --- one ground (pure) ------------------------------------------------------------------
+@lru_cache(maxsize=8)
+def neighbour_table(grid: int) -> tuple[tuple[int, ...], ...]:
+    """Per cell, its neighbour in each direction (-1 off the ground)."""
+    table = []
+    for cell in range(grid * grid):
+        row, col = divmod(cell, grid)
+        table.append(tuple(
+            (row + dr) * grid + col + dc if 0 <= row + dr < grid and 0 <= col + dc < grid else -1
+            for dr, dc in DIRECTIONS
+        ))  # fmt: skip
+    return tuple(table)
+
+
 def neighbour(cell: int, direction: int, grid: int) -> int:
     """The cell next to ``cell`` in ``direction``, or -1 off the ground."""
-    row, col = divmod(cell, grid)
-    dr, dc = DIRECTIONS[direction]
-    row, col = row + dr, col + dc
-    return row * grid + col if 0 <= row < grid and 0 <= col < grid else -1
+    return neighbour_table(grid)[cell][direction]
 
 
 def placements(herd: list[int], start: int, grid: int) -> list[tuple[int, int, int]]:
     """(elephant, direction, cell) of every cell a tile may go to: next to an elephant,
     on the ground, never the start tile nor the other elephant's cell."""
+    table = neighbour_table(grid)
     found = []
     for elephant in range(ELEPHANTS):
         other = herd[1 - elephant]
-        for direction in range(len(DIRECTIONS)):
-            cell = neighbour(herd[elephant], direction, grid)
+        for direction, cell in enumerate(table[herd[elephant]]):
             if cell >= 0 and cell != start and cell != other:
                 found.append((elephant, direction, cell))
     return found
@@ -182,11 +193,16 @@ def legal_actions(game: ElephantFestival, state: ElephantFestivalState) -> list[
     if state.phase != PLACE:
         return []
     seat = current_player(game, state)
-    spots = placements(state.elephants[seat], game.start_cell, game.grid)
+    # PLACE_ACTIONS runs kind by kind, then elephant, then direction.
+    spots = [
+        e * len(DIRECTIONS) + d
+        for e, d, _ in placements(state.elephants[seat], game.start_cell, game.grid)
+    ]
+    per_kind = ELEPHANTS * len(DIRECTIONS)
     actions = [
-        game.action_index[(relative_kind(kind, seat), elephant, direction)]
-        for kind in range(NUM_KINDS) if state.display[kind]
-        for elephant, direction, _ in spots
+        relative_kind(kind, seat) * per_kind + spot
+        for kind, shown in enumerate(state.display) if shown
+        for spot in spots
     ]  # fmt: skip
     if state.passes[seat] < MAX_PASSES:
         actions.append(PASS_ACTION)
