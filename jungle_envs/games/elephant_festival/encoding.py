@@ -31,9 +31,9 @@ from jungle_envs.games.elephant_festival.tables import (
     MAX_SYMBOLS,
     NUM_COLORS,
     NUM_KINDS,
+    RELATIVE_KIND,
     START_TILE,
     TYPES,
-    relative_kind,
 )
 
 if TYPE_CHECKING:
@@ -82,8 +82,9 @@ def observe(game: ElephantFestival, state: ElephantFestivalState, seat: int, out
     obs[index] = value
     at = MAX_SEATS * cells * CELL_FEATURES
     most = max(game.tile_counts)
+    relative = RELATIVE_KIND[seat]
     for kind in range(NUM_KINDS):
-        rel = relative_kind(kind, seat)
+        rel = relative[kind]
         obs[at + rel] = state.display[kind] / n
         obs[at + NUM_KINDS + rel] = state.box[kind] / most
     at += 2 * NUM_KINDS

@@ -26,13 +26,13 @@ from jungle_envs.games.elephant_festival.tables import (
     PASS_ACTION,
     PLACE,
     PLACE_ACTIONS,
+    RELATIVE_KIND,
     REMOVED_TILE_POINTS,
     STANDING_ELEPHANT_POINTS,
     START_TILE,
     SYMBOL_POINTS,
     TYPES,
     absolute_kind,
-    relative_kind,
 )
 
 if TYPE_CHECKING:
@@ -199,8 +199,9 @@ def legal_actions(game: ElephantFestival, state: ElephantFestivalState) -> list[
         for e, d, _ in placements(state.elephants[seat], game.start_cell, game.grid)
     ]
     per_kind = ELEPHANTS * len(DIRECTIONS)
+    relative = RELATIVE_KIND[seat]
     actions = [
-        relative_kind(kind, seat) * per_kind + spot
+        relative[kind] * per_kind + spot
         for kind, shown in enumerate(state.display) if shown
         for spot in spots
     ]  # fmt: skip

@@ -55,6 +55,13 @@ def relative_kind(kind: int, seat: int) -> int:
     return ((kind // TYPES - seat) % NUM_COLORS) * TYPES + kind % TYPES
 
 
+# RELATIVE_KIND[seat][kind]: the same as relative_kind, looked up.
+RELATIVE_KIND = tuple(
+    tuple(((k // TYPES - s) % NUM_COLORS) * TYPES + k % TYPES for k in range(NUM_KINDS))
+    for s in range(NUM_COLORS)
+)
+
+
 def absolute_kind(relative: int, seat: int) -> int:
     return ((relative // TYPES + seat) % NUM_COLORS) * TYPES + relative % TYPES
 
