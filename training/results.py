@@ -1,0 +1,70 @@
+"""Evaluate trained runs and print the rows of docs/results.md.
+
+    python -m training.results [--runs runs] [--games 1000] [--workers 2] [--images docs/img]
+
+For every game with a run folder ``RUNS/<Game>`` (as written by
+``python -m training.train --env jungle_envs/<Game>-v0 --out runs/<Game>``) it plays the
+final model against random and against heuristic opponents, the heuristic against random
+on the same seeds, and prints one markdown row per game with the training steps and wall
+time; the learning curves are copied next to the page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import jungle_envs
+from training.evaluate import run_evaluation
+
+SEED = 20_000  # evaluation games never seen in training (those use seeds below 20,000)
+
+
+def cell(result) -> str:
+    lo, hi = result.ci95
+    return f"{result.win_rate:.3f} ({lo:.3f}-{hi:.3f})"
+
+
+def main(argv: list[str] | None = None) -> list[dict]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=Path, default=Path("runs"))
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--images", type=Path, default=Path("docs/img"))
+    args = parser.parse_args(argv)
+    args.images.mkdir(parents=True, exist_ok=True)
+    rows = []
+    print("| game | players | agent vs random | agent vs heuristic | heuristic vs random "
+          "| chance | steps | wall time |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for env_id in jungle_envs.ENV_IDS:
+        name = env_id.split("/")[1].removesuffix("-v0")
+        run = args.runs / name
+        if not (run / "model.zip").exists():
+            continue
+        summary = json.loads((run / "summary.json").read_text())
+        players = summary["players"]
+        model = str(run / "model.zip")
+        evals = {
+            key: run_evaluation(env_id, agent, opponents, args.games, players, SEED, args.workers)
+            for key, agent, opponents in (("agent_random", model, "random"),
+                                          ("agent_heuristic", model, "heuristic"),
+                                          ("heuristic_random", "heuristic", "random"))
+        }
+        minutes = summary["wall_seconds"] / 60
+        print(f"| {name} | {players} | {cell(evals['agent_random'])} | "
+              f"{cell(evals['agent_heuristic'])} | {cell(evals['heuristic_random'])} | "
+              f"{1 / players:.3f} | {summary['timesteps']:,} | {minutes:.1f} min |", flush=True)
+        if (run / "learning_curve.png").exists():
+            shutil.copy(run / "learning_curve.png", args.images / f"{name}_learning_curve.png")
+        rows.append({"env": env_id, "players": players, **summary,
+                     **{k: {"win_rate": r.win_rate, "ci95": list(r.ci95), "games": r.games,
+                            "illegal_actions": r.illegal_actions}
+                        for k, r in evals.items()}})
+    return rows
+
+
+if __name__ == "__main__":
+    main()
