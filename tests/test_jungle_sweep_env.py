@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import gymnasium as gym
 import numpy as np
-from jungle_sweep_positions import RING_A, position
+import pytest
+from jungle_sweep_positions import RING_A, make_game, position
 
 from jungle_envs.evaluation import evaluate
 from jungle_envs.games.jungle_sweep.encoding import decode
@@ -101,3 +102,15 @@ def test_two_player_env_runs_both_monkeys_of_the_learner():
         movers.add(base.state.mover)
         _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
     assert movers == {0, 2}
+
+
+def test_move_features_show_where_each_die_would_take_my_monkey():
+    game, state = position(
+        RING_A, monkeys={0: 12, 1: 9, 2: 11, 3: 3}, broom=10, pool="0 1 3 4", move_features=True
+    )
+    assert game.observation_size == make_game(RING_A).observation_size + 6 * 7
+    rows = game.observe(state, 0)[-42:].reshape(6, 7)
+    assert rows[:, 0].tolist() == [1, 1, 0, 1, 1, 0]  # faces in the pool: 0 1 3 4
+    assert rows[1, 1] == 1.0 and rows[1, 3] == 1.0  # one step reaches the palm on 13
+    assert rows[0, 2] == pytest.approx(2 / 14)  # staying: two fields ahead of the broom
+    assert 0 < rows[0, 3] < 1  # ... where the next broom roll may reach it

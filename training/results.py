@@ -36,8 +36,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
     args = parser.parse_args(argv)
     args.images.mkdir(parents=True, exist_ok=True)
     rows = []
-    print("| game | players | agent vs random | agent vs heuristic | heuristic vs random "
-          "| chance | steps | wall time |")
+    print(
+        "| game | players | agent vs random | agent vs heuristic | heuristic vs random "
+        "| chance | steps | wall time |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for env_id in jungle_envs.ENV_IDS:
         name = env_id.split("/")[1].removesuffix("-v0")
@@ -49,20 +51,37 @@ def main(argv: list[str] | None = None) -> list[dict]:
         model = str(run / "model.zip")
         evals = {
             key: run_evaluation(env_id, agent, opponents, args.games, players, SEED, args.workers)
-            for key, agent, opponents in (("agent_random", model, "random"),
-                                          ("agent_heuristic", model, "heuristic"),
-                                          ("heuristic_random", "heuristic", "random"))
+            for key, agent, opponents in (
+                ("agent_random", model, "random"),
+                ("agent_heuristic", model, "heuristic"),
+                ("heuristic_random", "heuristic", "random"),
+            )
         }
         minutes = summary["wall_seconds"] / 60
-        print(f"| {name} | {players} | {cell(evals['agent_random'])} | "
-              f"{cell(evals['agent_heuristic'])} | {cell(evals['heuristic_random'])} | "
-              f"{1 / players:.3f} | {summary['timesteps']:,} | {minutes:.1f} min |", flush=True)
+        print(
+            f"| {name} | {players} | {cell(evals['agent_random'])} | "
+            f"{cell(evals['agent_heuristic'])} | {cell(evals['heuristic_random'])} | "
+            f"{1 / players:.3f} | {summary['timesteps']:,} | {minutes:.1f} min |",
+            flush=True,
+        )
         if (run / "learning_curve.png").exists():
             shutil.copy(run / "learning_curve.png", args.images / f"{name}_learning_curve.png")
-        rows.append({"env": env_id, "players": players, **summary,
-                     **{k: {"win_rate": r.win_rate, "ci95": list(r.ci95), "games": r.games,
-                            "illegal_actions": r.illegal_actions}
-                        for k, r in evals.items()}})
+        rows.append(
+            {
+                "env": env_id,
+                "players": players,
+                **summary,
+                **{
+                    k: {
+                        "win_rate": r.win_rate,
+                        "ci95": list(r.ci95),
+                        "games": r.games,
+                        "illegal_actions": r.illegal_actions,
+                    }
+                    for k, r in evals.items()
+                },
+            }
+        )
     return rows
 
 

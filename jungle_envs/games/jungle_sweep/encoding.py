@@ -31,16 +31,22 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from jungle_envs.games.jungle_sweep.rules import board, palm_jump, walk
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
+    CLEARING,
+    DIE_FACE_STEPS,
     GAME_OVER,
+    HILL,
     HILL_CHOICE,
     MAX_MONKEYS,
     NUM_FACES,
     NUM_TERRAINS,
     PALM,
+    PALM_FACE,
     ROUNDS,
     WATER,
+    WATER_HOLE,
 )
 
 if TYPE_CHECKING:
@@ -48,6 +54,7 @@ if TYPE_CHECKING:
     from jungle_envs.games.jungle_sweep.state import JungleSweepState
 
 FIELD_FEATURES = NUM_TERRAINS + MAX_MONKEYS + 1
+MOVE_FEATURES = 7  # per die face, with the move_features option
 MONKEY_FEATURES = 7
 # Terrain one-hot order puts the palm first; JUNGLE_PATH..HILL follow.
 TERRAIN_COLUMN = (1, 2, 3, 4, 5, 0)
@@ -67,6 +74,7 @@ def observation_size(game: JungleSweep) -> int:
         + 5
         + 1
         + (len(game.coconut_values) + 1)
+        + (NUM_FACES * MOVE_FEATURES if game.options["move_features"] else 0)
     )
 
 
@@ -130,9 +138,46 @@ def observe(game: JungleSweep, state: JungleSweepState, seat: int, out=None) -> 
             tail[at + game.coconut_values.index(value)] += 1.0 / 16.0
             own_value += value
     tail[at + len(game.coconut_values)] = own_value / 64.0
+    if game.options["move_features"]:
+        tail += move_features(game, state, focus)
     obs[offset:] = tail
     np.minimum(obs[offset:], 1.0, out=obs[offset:])
     return obs
+
+
+def move_features(game: JungleSweep, state: JungleSweepState, monkey: int) -> list[float]:
+    """Where ``monkey`` would go with each die face, worked out with the engine's own
+    movement rules (public information only): face in the pool, lands on a palm, fields
+    ahead of the broom / ring size, chance the broom's next roll falls short of it (1 on
+    a palm), and whether the landing asks about a water hole, a hill or a re-roll."""
+    features = [0.0] * (NUM_FACES * MOVE_FEATURES)
+    start = state.monkey_pos[monkey]
+    if start < 0 or state.phase not in DECISION_PHASES:
+        return features
+    terrain, occupied = board(state, monkey)
+    size = len(terrain)
+    for face in range(NUM_FACES):
+        if face == 0:
+            target = start
+        elif face == PALM_FACE:
+            target = palm_jump(terrain, occupied, start)
+        else:
+            target = walk(terrain, occupied, start, DIE_FACE_STEPS[face])
+        land = terrain[target]
+        ahead = (target - state.broom) % size
+        safe = 1.0 if land == PALM else game.broom_short_of(ahead)
+        moved = target != start and face != PALM_FACE
+        row = face * MOVE_FEATURES
+        features[row : row + MOVE_FEATURES] = (
+            float(state.pool[face] > 0),
+            float(land == PALM),
+            ahead / size,
+            safe,
+            float(moved and land == WATER_HOLE),
+            float(moved and land == HILL),
+            float(moved and land == CLEARING),
+        )
+    return features
 
 
 def terrain_one_hot(game: JungleSweep, ring: list[int]) -> np.ndarray:

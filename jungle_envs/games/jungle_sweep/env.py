@@ -46,8 +46,9 @@ class JungleSweepEnv(JungleEnv):
     `observation_mode` (`"flat"`, `"dict"`), `illegal_action` (`"lose"`, `"raise"`),
     `reward` (`"win"`, `"score"`), `skip_forced_actions` (default True), and the game
     options `terrain` (non-palm tiles, default 8 paths, 1 quicksand, 1 clearing, 2 water
-    holes, 2 hills), `coconuts` (value -> count, default {0: 4, 1: 6, 2: 5, 3: 3, 4: 2})
-    and `max_dice_rounds` (default 200).
+    holes, 2 hills), `coconuts` (value -> count, default {0: 4, 1: 6, 2: 5, 3: 3, 4: 2}),
+    `move_features` (default False: add where each die face would take my monkey) and
+    `max_dice_rounds` (default 200).
     """
 
     game_class = JungleSweep

@@ -10,6 +10,7 @@ import numpy as np
 
 from jungle_envs.core.game import ChanceEvent, Game, GameSpec, Option, draw_from_counts
 from jungle_envs.games.jungle_sweep import encoding, render, rules
+from jungle_envs.games.jungle_sweep.rules import broom_reach_distribution
 from jungle_envs.games.jungle_sweep.state import JungleSweepState, validate
 from jungle_envs.games.jungle_sweep.tables import (
     ACTION_NAMES,
@@ -59,6 +60,12 @@ def _check_coconuts(value: Any) -> dict[int, int]:
     return dict(sorted(value.items()))
 
 
+def _check_bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected True or False, got {value!r}")
+    return value
+
+
 def _check_positive_int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"expected an int >= 1, got {value!r}")
@@ -79,6 +86,12 @@ SPEC = GameSpec(
         Option("terrain", DEFAULT_TERRAIN, "non-palm ring tiles by terrain", _check_terrain),
         Option(
             "coconuts", DEFAULT_COCONUTS, "coconut value -> count (0 = hollow)", _check_coconuts
+        ),
+        Option(
+            "move_features",
+            False,
+            "add to the observation where each die face would take my monkey",
+            _check_bool,
         ),
         Option(
             "max_dice_rounds",
@@ -123,6 +136,9 @@ class JungleSweep(Game):
             [tiles[code] for code in range(PALM + MAX_MONKEYS)] for tiles in self._ring_tiles
         ]
         self._observation_size = encoding.observation_size(self)
+        reach = broom_reach_distribution(self.num_dice)
+        # Chance the broom's next roll stops short of a field d steps ahead (d >= 1).
+        self._short_of = np.concatenate([[0.0], np.cumsum(reach)])
         self.encoding_cache: dict[tuple[int, ...], np.ndarray] = {}
 
     def _tiles_for_round(self, round_index: int) -> Counter:
@@ -133,6 +149,10 @@ class JungleSweep(Game):
             if n > 0:
                 counts[code] = n
         return counts
+
+    def broom_short_of(self, ahead: int) -> float:
+        """Chance the broom's next roll moves fewer than ``ahead`` fields."""
+        return float(self._short_of[min(ahead, len(self._short_of) - 1)])
 
     def ring_tiles(self, round_index: int) -> Counter:
         """The multiset of tile codes making up the ring in a round."""

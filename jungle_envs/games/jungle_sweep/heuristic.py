@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from jungle_envs.games.jungle_sweep.encoding import View, decode
-from jungle_envs.games.jungle_sweep.rules import palm_jump, walk
+from jungle_envs.games.jungle_sweep.rules import broom_reach_distribution, palm_jump, walk
 from jungle_envs.games.jungle_sweep.tables import (
     CLEARING,
     DIE_FACE_STEPS,
@@ -38,17 +38,6 @@ if TYPE_CHECKING:
 
 # Among equally good dice, which to prefer when nothing else decides: the escape first.
 DENIAL_ORDER = (PALM_FACE, 4, 3, 2, 1, 0)
-
-
-def broom_reach_distribution(num_dice: int) -> np.ndarray:
-    """P(broom moves exactly s fields) for s = 0.. with ``num_dice`` fair dice."""
-    face = np.zeros(max(DIE_FACE_STEPS) + 1)
-    for steps in DIE_FACE_STEPS:
-        face[steps] += 1 / NUM_FACES
-    pmf = np.array([1.0])
-    for _ in range(num_dice):
-        pmf = np.convolve(pmf, face)
-    return pmf
 
 
 class JungleSweepHeuristic:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent
 from jungle_envs.games.jungle_sweep.state import JungleSweepState
 from jungle_envs.games.jungle_sweep.tables import (
@@ -102,6 +104,17 @@ def broom_path(terrain: list[int], monkey_at: list[int], broom: int, steps: int)
         pos = (pos + 1) % size
         visit(pos)
     return pos, swept
+
+
+def broom_reach_distribution(num_dice: int) -> np.ndarray:
+    """P(broom moves exactly s fields) for s = 0.. with ``num_dice`` fair dice."""
+    face = np.zeros(max(DIE_FACE_STEPS) + 1)
+    for steps in DIE_FACE_STEPS:
+        face[steps] += 1 / NUM_FACES
+    pmf = np.array([1.0])
+    for _ in range(num_dice):
+        pmf = np.convolve(pmf, face)
+    return pmf
 
 
 def board(state: JungleSweepState, mover: int) -> tuple[list[int], list[bool]]:
