@@ -148,15 +148,20 @@ def legal_actions(game: TropicRace, state: TropicRaceState) -> list[int]:
     return []
 
 
-def moves(state: TropicRaceState, seat: int, steps: int) -> set[tuple[int, int]]:
+def moves(state: TropicRaceState, seat: int, steps: int) -> frozenset[tuple[int, int]]:
     """(from, to) of every legal move of ``seat``'s monkeys by ``steps`` steps."""
-    slots = tuple(state.slots)
-    taken = {loc for monkeys in state.monkeys for loc in monkeys} - {START, GOAL}
+    return _moves(tuple(map(tuple, state.monkeys)), tuple(state.slots), seat, steps)
+
+
+@lru_cache(maxsize=256)
+def _moves(monkeys, slots, seat, steps) -> frozenset[tuple[int, int]]:
+    # Cached: a roll asks whether any move exists, then the mask asks for all of them.
+    taken = {loc for seat_monkeys in monkeys for loc in seat_monkeys} - {START, GOAL}
     found = set()
-    for loc in set(state.monkeys[seat]) - {GOAL}:
+    for loc in set(monkeys[seat]) - {GOAL}:
         for end in targets(loc, steps, slots, taken - {loc}):
             found.add((loc, end))
-    return found
+    return frozenset(found)
 
 
 def apply_chance(game: TropicRace, state: TropicRaceState, outcome: int) -> None:
