@@ -12,6 +12,7 @@ time; the learning curves are copied next to the page.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import shutil
 from pathlib import Path
@@ -20,6 +21,19 @@ import jungle_envs
 from training.evaluate import run_evaluation
 
 SEED = 20_000  # evaluation games never seen in training (those use seeds below 20,000)
+
+
+def checkpoint_time(run: Path, checkpoint: Path) -> tuple[int, float]:
+    """Steps of a ``step-N.zip`` checkpoint and the training wall time when it was saved,
+    read off the run's progress log (the last row at or before those steps)."""
+    steps = int(checkpoint.stem.split("-")[1])
+    elapsed = 0.0
+    for log in sorted((run / "logs").glob("session-*/progress.csv")):
+        with log.open() as handle:
+            for row in csv.DictReader(handle):
+                if float(row["time/total_timesteps"]) <= steps:
+                    elapsed = float(row["time/time_elapsed"])
+    return steps, elapsed
 
 
 def cell(result) -> str:
@@ -33,7 +47,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--images", type=Path, default=Path("docs/img"))
+    parser.add_argument("--model", action="append", default=[], metavar="GAME=PATH",
+                        help="evaluate PATH (e.g. a checkpoint) instead of RUNS/GAME/model.zip")
     args = parser.parse_args(argv)
+    chosen = dict(item.split("=", 1) for item in args.model)
     args.images.mkdir(parents=True, exist_ok=True)
     rows = []
     print(
@@ -48,7 +65,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
             continue
         summary = json.loads((run / "summary.json").read_text())
         players = summary["players"]
-        model = str(run / "model.zip")
+        model = chosen.get(name, str(run / "model.zip"))
+        if name in chosen:  # a checkpoint: its steps and the time the run had taken then
+            summary["timesteps"], summary["wall_seconds"] = checkpoint_time(run, Path(model))
         evals = {
             key: run_evaluation(env_id, agent, opponents, args.games, players, SEED, args.workers)
             for key, agent, opponents in (
