@@ -112,6 +112,22 @@ def test_evaluation_does_not_depend_on_the_number_of_workers():
     assert (one.score_total, one.decisions, one.games) == (two.score_total, two.decisions, 12)
 
 
+def test_evaluate_passes_game_options_to_the_env(capsys):
+    data = evaluate_cli.main(
+        ["--env", "jungle_envs/JungleSweep-v0", "--agent", "random", "--games", "2",
+         "--option", "move_features=true", "--json"]
+    )
+    assert data["games"] == 2
+    # the option reached the env: a game option it does not know is refused by name
+    with pytest.raises(ValueError, match="no_such_option"):
+        evaluate_cli.main(
+            ["--env", "jungle_envs/JungleSweep-v0", "--games", "1", "--option", "no_such_option=1"]
+        )
+    with pytest.raises(SystemExit):
+        evaluate_cli.parse_args(["--option", "move_features"])
+    assert "KEY=VALUE" in capsys.readouterr().err
+
+
 def test_tournament_rates_the_heuristic_above_random():
     table = tournament.main(
         ["--env", "jungle_envs/TropicRace-v0", "--policies", "random", "heuristic", "--games", "20"]

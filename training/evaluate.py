@@ -2,12 +2,14 @@
 
     python -m training.evaluate --env jungle_envs/JungleSweep-v0 --agent runs/x/model.zip \
         --opponents random --games 2000 [--players 4] [--seed 0] [--workers 2] [--json]
+        [--option move_features=true ...]
 
 ``--agent`` and ``--opponents`` take a built-in name (random, heuristic) or a path to a
 MaskablePPO .zip; ``--opponents`` also takes a comma-separated list, one per seat after
 the agent's. Game i is seeded ``seed + i`` and seats the agent in seat i mod N, so a run
 is reproducible, every seat is played equally often, and the result does not depend on
-``--workers`` (processes sharing the games).
+``--workers`` (processes sharing the games). ``--option KEY=VALUE`` passes a game option
+to ``gymnasium.make`` (a model trained with options must be evaluated with the same ones).
 """
 
 from __future__ import annotations
@@ -24,12 +26,19 @@ from jungle_envs.evaluation import EvaluationResult, evaluate, merge_results, wi
 
 
 def _run(job: tuple) -> EvaluationResult:
-    env_id, agent, opponents, games, players, seed, indices = job
+    env_id, agent, opponents, games, players, seed, indices, options = job
     import torch
 
     torch.set_num_threads(1)
     return evaluate(
-        env_id, agent, opponents, games=games, num_players=players, seed=seed, indices=indices
+        env_id,
+        agent,
+        opponents,
+        games=games,
+        num_players=players,
+        seed=seed,
+        indices=indices,
+        **options,
     )
 
 
@@ -41,14 +50,16 @@ def run_evaluation(
     players: int | None,
     seed: int,
     workers: int = 1,
+    options: dict[str, Any] | None = None,
 ) -> EvaluationResult:
     if isinstance(opponents, str) and "," in opponents:
         opponents = opponents.split(",")
+    options = dict(options or {})
     workers = max(1, min(workers, games))
     if workers == 1:
-        return _run((env_id, agent, opponents, games, players, seed, None))
+        return _run((env_id, agent, opponents, games, players, seed, None, options))
     chunks = [list(range(w, games, workers)) for w in range(workers)]
-    jobs = [(env_id, agent, opponents, games, players, seed, chunk) for chunk in chunks]
+    jobs = [(env_id, agent, opponents, games, players, seed, chunk, options) for chunk in chunks]
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         return merge_results(pool.map(_run, jobs))
 
@@ -94,14 +105,48 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help=f"processes to share the games (this machine has {os.cpu_count()})",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option for gymnasium.make, e.g. move_features=true (repeatable)",
+    )
+    args = parser.parse_args(argv)
+    try:
+        args.options = parse_options(args.option)
+    except ValueError as exc:
+        parser.error(str(exc))
+    return args
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``["key=value", ...]`` to keyword arguments; values are read as JSON when they parse
+    (``true``, ``3``, ``[1, 2]``) and kept as text otherwise."""
+    options = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"an option looks like KEY=VALUE, got {item!r}")
+        try:
+            options[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            options[key] = raw
+    return options
 
 
 def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
     start = time.perf_counter()
     result = run_evaluation(
-        args.env, args.agent, args.opponents, args.games, args.players, args.seed, args.workers
+        args.env,
+        args.agent,
+        args.opponents,
+        args.games,
+        args.players,
+        args.seed,
+        args.workers,
+        args.options,
     )
     data = report(result, args.agent, args.opponents, time.perf_counter() - start)
     if args.json:

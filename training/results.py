@@ -68,8 +68,11 @@ def main(argv: list[str] | None = None) -> list[dict]:
         model = chosen.get(name, str(run / "model.zip"))
         if name in chosen:  # a checkpoint: its steps and the time the run had taken then
             summary["timesteps"], summary["wall_seconds"] = checkpoint_time(run, Path(model))
+        options = json.loads((run / "config.json").read_text()).get("env_options", {})
         evals = {
-            key: run_evaluation(env_id, agent, opponents, args.games, players, SEED, args.workers)
+            key: run_evaluation(
+                env_id, agent, opponents, args.games, players, SEED, args.workers, options
+            )
             for key, agent, opponents in (
                 ("agent_random", model, "random"),
                 ("agent_heuristic", model, "heuristic"),
