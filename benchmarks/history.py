@@ -28,7 +28,7 @@ DEFAULT_COMMITS = (
     ("5aa997d", "Tropic Race: legal moves cached per position"),
 )
 
-TIMER = r'''
+TIMER = r"""
 import json, sys, time
 import numpy as np, gymnasium as gym
 import jungle_envs
@@ -73,23 +73,28 @@ for env_id in jungle_envs.ENV_IDS:
     out[env_id] = {kind: [run(env_id, seed) for seed in range(repeats)]
                    for kind, run in (("engine", engine), ("env", env))}
 print(json.dumps(out))
-'''
+"""
 
 
 def time_revision(rev: str, players: int, seconds: float, repeats: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "tree"
-        subprocess.run(["git", "worktree", "add", "--detach", str(tree), rev], check=True,
-                       capture_output=True)
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(tree), rev], check=True, capture_output=True
+        )
         try:
             result = subprocess.run(
                 [sys.executable, "-c", TIMER, str(players), str(seconds), str(repeats)],
-                cwd=tree, env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
-                check=True, capture_output=True, text=True,
+                cwd=tree,
+                env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
+                check=True,
+                capture_output=True,
+                text=True,
             )
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], check=True,
-                           capture_output=True)
+            subprocess.run(
+                ["git", "worktree", "remove", "--force", str(tree)], check=True, capture_output=True
+            )
     return json.loads(result.stdout)
 
 
@@ -103,14 +108,18 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     commits = [(c, "") for c in args.commits] if args.commits else list(DEFAULT_COMMITS)
     results = {}
-    print(f"median of {args.repeats} x {args.seconds:g} s at {args.players} players: "
-          f"engine decisions/s | env learner steps/s")
+    print(
+        f"median of {args.repeats} x {args.seconds:g} s at {args.players} players: "
+        f"engine decisions/s | env learner steps/s"
+    )
     for rev, what in commits:
         timing = time_revision(rev, args.players, args.seconds, args.repeats)
         results[rev] = timing
         cells = "  ".join(
             f"{env_id.split('/')[1].removesuffix('-v0')} {statistics.median(t['engine']):,.0f}"
-            f" | {statistics.median(t['env']):,.0f}" for env_id, t in timing.items())
+            f" | {statistics.median(t['env']):,.0f}"
+            for env_id, t in timing.items()
+        )
         print(f"{rev} {what}\n    {cells}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))

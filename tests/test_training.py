@@ -114,8 +114,17 @@ def test_evaluation_does_not_depend_on_the_number_of_workers():
 
 def test_evaluate_passes_game_options_to_the_env(capsys):
     data = evaluate_cli.main(
-        ["--env", "jungle_envs/JungleSweep-v0", "--agent", "random", "--games", "2",
-         "--option", "move_features=true", "--json"]
+        [
+            "--env",
+            "jungle_envs/JungleSweep-v0",
+            "--agent",
+            "random",
+            "--games",
+            "2",
+            "--option",
+            "move_features=true",
+            "--json",
+        ]
     )
     assert data["games"] == 2
     # the option reached the env: a game option it does not know is refused by name

@@ -47,8 +47,13 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--images", type=Path, default=Path("docs/img"))
-    parser.add_argument("--model", action="append", default=[], metavar="GAME=PATH",
-                        help="evaluate PATH (e.g. a checkpoint) instead of RUNS/GAME/model.zip")
+    parser.add_argument(
+        "--model",
+        action="append",
+        default=[],
+        metavar="GAME=PATH",
+        help="evaluate PATH (e.g. a checkpoint) instead of RUNS/GAME/model.zip",
+    )
     args = parser.parse_args(argv)
     chosen = dict(item.split("=", 1) for item in args.model)
     args.images.mkdir(parents=True, exist_ok=True)
