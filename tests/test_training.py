@@ -158,3 +158,22 @@ def test_config_files_and_overrides():
         load_config("jungle_envs/TropicRace-v0", overrides=["ppo.lr=1"])
     with pytest.raises(ValueError, match=r"key\.sub=value"):
         load_config("jungle_envs/TropicRace-v0", overrides=["oops"])
+    # game options are open: the env checks them when the run starts
+    config = load_config("jungle_envs/JungleSweep-v0", overrides=["env_options.move_features=true"])
+    assert config["env_options"] == {"move_features": True}
+
+
+def test_train_refuses_an_unknown_game_option_before_starting(tmp_path):
+    out = tmp_path / "run"
+    with pytest.raises(ValueError, match="no_such_option"):
+        train.main(
+            [
+                "--env",
+                "jungle_envs/JungleSweep-v0",
+                "--out",
+                str(out),
+                "--set",
+                "env_options.no_such_option=1",
+            ]
+        )
+    assert not out.exists()

@@ -73,13 +73,18 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     return key.split("."), value
 
 
+# Sections whose keys are open: game options are checked by the env itself when it is
+# made, so ``env_options.move_features=true`` may add a key the defaults do not list.
+OPEN_SECTIONS = ("env_options",)
+
+
 def apply_override(config: dict[str, Any], path: list[str], value: Any) -> None:
     node = config
     for part in path[:-1]:
         if not isinstance(node.get(part), dict):
             raise ValueError(f"unknown config section {'.'.join(path[:-1])!r}")
         node = node[part]
-    if path[-1] not in node:
+    if path[-1] not in node and tuple(path[:-1]) not in {(name,) for name in OPEN_SECTIONS}:
         raise ValueError(f"unknown config key {'.'.join(path)!r}; known here: {sorted(node)}")
     node[path[-1]] = value
 

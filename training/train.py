@@ -22,6 +22,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import gymnasium as gym
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
@@ -108,7 +109,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--n-envs", type=int)
     parser.add_argument("--seed", type=int)
     parser.add_argument("--config", help="a JSON config file (default: the game's)")
-    parser.add_argument("--out", type=Path, help="run folder (default: runs/<game>-<seed>)")
+    parser.add_argument("--out", type=Path, help="run folder (default: runs/<Game>-seed<S>)")
     parser.add_argument("--resume", type=Path, help="continue the run in this folder")
     parser.add_argument(
         "--set",
@@ -148,13 +149,15 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, dict | None
 def main(argv: list[str] | None = None) -> Path:
     args = parse_args(argv)
     config, out, latest = resolve(args)
+    env_kwargs = {"num_players": config["players"], **config["env_options"]}
+    # a bad player count or game option fails here, by name, before worker processes start
+    gym.make(config["env"], **env_kwargs).close()
     out.mkdir(parents=True, exist_ok=True)
     session = len(list((out / "logs").glob("session-*"))) if (out / "logs").exists() else 0
     if latest is None:
         atomic_write_text(out / "config.json", json.dumps(config, indent=2))
         atomic_write_text(out / "versions.json", json.dumps(versions(), indent=2))
 
-    env_kwargs = {"num_players": config["players"], **config["env_options"]}
     venv = make_vec_env(
         config["env"],
         n_envs=config["n_envs"],
