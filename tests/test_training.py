@@ -59,8 +59,11 @@ def test_train_checkpoint_resume_and_evaluate(env_id, tmp_path):
     assert second["timesteps"] >= 512 > first["timesteps"]
     assert (out / "logs" / "session-1" / "progress.csv").exists()
 
+    options = [
+        f"--option={key}={json.dumps(value)}" for key, value in config["env_options"].items()
+    ]
     result = evaluate_cli.main(
-        ["--env", env_id, "--agent", str(out / "model.zip"), "--games", "4", "--json"]
+        ["--env", env_id, "--agent", str(out / "model.zip"), "--games", "4", "--json", *options]
     )
     assert result["games"] == 4 and result["illegal_actions"] == 0
 

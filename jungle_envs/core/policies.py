@@ -148,7 +148,8 @@ def make_policy(spec: Any, game: Game) -> Policy:
     if policy.observation_size != game.observation_size:
         raise ValueError(
             f"the model expects observations of size {policy.observation_size}, "
-            f"{game.spec.env_name} with this config gives {game.observation_size}"
+            f"{game.spec.env_name} with this config gives {game.observation_size} (was it "
+            f"trained with other game options? a run's config.json lists its env_options)"
         )
     return policy
 
