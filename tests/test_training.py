@@ -12,7 +12,7 @@ import jungle_envs
 pytest.importorskip("sb3_contrib")
 
 from training import evaluate as evaluate_cli
-from training import tournament, train
+from training import results, tournament, train
 from training.config import load_config
 from training.selfplay import SnapshotPool
 
@@ -180,3 +180,50 @@ def test_train_refuses_an_unknown_game_option_before_starting(tmp_path):
             ]
         )
     assert not out.exists()
+
+
+def test_results_table_evaluates_a_run_and_a_chosen_checkpoint(tmp_path, capsys):
+    runs = tmp_path / "runs"
+    env_id = "jungle_envs/TropicRace-v0"
+    train.main(
+        [
+            "--env",
+            env_id,
+            "--timesteps",
+            "256",
+            "--n-envs",
+            "2",
+            "--out",
+            str(runs / "TropicRace"),
+            "--set",
+            "keep_checkpoints=10",
+            *TINY,
+        ]
+    )
+    checkpoint = runs / "TropicRace" / "checkpoints" / "step-0000000128.zip"
+    assert checkpoint.exists()
+    rows = results.main(
+        [
+            "--runs",
+            str(runs),
+            "--games",
+            "4",
+            "--workers",
+            "1",
+            "--images",
+            str(tmp_path / "img"),
+            "--game",
+            "TropicRace",
+            "--model",
+            f"TropicRace={checkpoint}",
+        ]
+    )
+    (row,) = rows
+    # the log mixes rollout rows with evaluation rows whose time column is empty
+    log = (runs / "TropicRace" / "logs" / "session-0" / "progress.csv").read_text()
+    assert ",," in log
+    assert row["timesteps"] == 128 and row["wall_seconds"] >= 0
+    assert row["agent_random"]["games"] == 4 and row["agent_random"]["illegal_actions"] == 0
+    assert "| TropicRace | 4 |" in capsys.readouterr().out
+    assert (tmp_path / "img" / "TropicRace_learning_curve.png").exists()
+    assert results.main(["--runs", str(runs), "--game", "JungleSweep"]) == []

@@ -1,6 +1,7 @@
 """Evaluate trained runs and print the rows of docs/results.md.
 
     python -m training.results [--runs runs] [--games 1000] [--workers 2] [--images docs/img]
+        [--game NAME ...] [--model NAME=CHECKPOINT ...]
 
 For every game with a run folder ``RUNS/<Game>`` (as written by
 ``python -m training.train --env jungle_envs/<Game>-v0 --out runs/<Game>``) it plays the
@@ -31,7 +32,8 @@ def checkpoint_time(run: Path, checkpoint: Path) -> tuple[int, float]:
     for log in sorted((run / "logs").glob("session-*/progress.csv")):
         with log.open() as handle:
             for row in csv.DictReader(handle):
-                if float(row["time/total_timesteps"]) <= steps:
+                # evaluation rows leave the rollout columns empty
+                if row.get("time/time_elapsed") and float(row["time/total_timesteps"]) <= steps:
                     elapsed = float(row["time/time_elapsed"])
     return steps, elapsed
 
@@ -47,6 +49,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--images", type=Path, default=Path("docs/img"))
+    parser.add_argument(
+        "--game", action="append", default=[], help="only this game, e.g. TropicRace (repeatable)"
+    )
     parser.add_argument(
         "--model",
         action="append",
@@ -66,7 +71,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     for env_id in jungle_envs.ENV_IDS:
         name = env_id.split("/")[1].removesuffix("-v0")
         run = args.runs / name
-        if not (run / "model.zip").exists():
+        if (args.game and name not in args.game) or not (run / "model.zip").exists():
             continue
         summary = json.loads((run / "summary.json").read_text())
         players = summary["players"]
