@@ -8,7 +8,8 @@ For each env and player count:
     is one decision by any seat.
 (b) env: ``gymnasium.make`` with random opponents; a step is one learner ``env.step`` with
     a random legal action (opponent moves, chance, observation and mask included).
-(c) vector: ``gymnasium.make_vec`` in sync and async mode with 2 and 8 envs; steps count
+(c) vector: ``gymnasium.make_vec`` in sync and async mode with 2 and 8 envs, and
+    ``jungle_envs.vector.BatchedVectorEnv`` with 8 envs in 2 worker processes; steps count
     env steps summed over the envs.
 (d) memory: peak Python memory (tracemalloc) of creating one env and playing 20 games.
 Each speed is the median of ``--repeats`` timed runs of ``--seconds`` each, with the
@@ -34,8 +35,11 @@ import jungle_envs
 from jungle_envs.core.game import CHANCE, TERMINAL
 from jungle_envs.core.play import random_step
 from jungle_envs.core.registry import game_class
+from jungle_envs.vector import BatchedVectorEnv
 
-VECTOR_SETUPS = (("sync", 2), ("sync", 8), ("async", 2), ("async", 8))
+# (mode, envs); "batched" is jungle_envs.vector.BatchedVectorEnv with 2 worker processes
+VECTOR_SETUPS = (("sync", 2), ("sync", 8), ("async", 2), ("async", 8), ("batched", 8))
+BATCHED_WORKERS = 2
 
 
 def engine_run(env_id: str, players: int, seconds: float, seed: int) -> tuple[float, float]:
@@ -81,9 +85,11 @@ def env_run(env_id: str, players: int, seconds: float, seed: int) -> tuple[float
 def vector_run(
     env_id: str, players: int, seconds: float, seed: int, mode: str, num_envs: int
 ) -> tuple[float, float]:
-    envs = gym.make_vec(
-        env_id, num_envs=num_envs, vectorization_mode=mode, num_players=players, opponents="random"
-    )
+    kwargs = {"num_players": players, "opponents": "random"}
+    if mode == "batched":
+        envs = BatchedVectorEnv(env_id, num_envs, num_workers=BATCHED_WORKERS, **kwargs)
+    else:
+        envs = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode=mode, **kwargs)
     rng = np.random.default_rng(seed)
     _, info = envs.reset(seed=seed)
     steps = games = 0

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import jungle_envs
-from benchmarks import step_speed
+from benchmarks import hotspots, step_speed
 
 
 def test_demo_trains_saves_and_reports_win_rates(tmp_path, capsys):
@@ -72,5 +72,14 @@ def test_step_speed_measures_vector_envs():
             "1",
         ]
     )
-    for setup in ("sync_2", "sync_8", "async_2", "async_8"):
+    for setup in ("sync_2", "sync_8", "async_2", "async_8", "batched_8"):
         assert row[setup]["steps_per_s"] > 0
+
+
+def test_hotspots_name_the_games_own_functions(capsys):
+    found = hotspots.main(["--env", "jungle_envs/TropicRace-v0", "--steps", "300", "--top", "5"])
+    rows = found["jungle_envs/TropicRace-v0"]
+    assert len(rows) == 5 and all(0 < share <= 1 for share, _ in rows)
+    assert [share for share, _ in rows] == sorted((share for share, _ in rows), reverse=True)
+    assert any("jungle_envs/games/tropic_race/" in where for _, where in rows)
+    assert "300 env steps" in capsys.readouterr().out
