@@ -91,13 +91,14 @@ def test_self_play_pools_snapshots_and_swaps_only_between_episodes(tmp_path):
     pool = json.loads((out / "pool" / "pool.json").read_text())
     assert len(pool) >= 2 and all((out / "pool" / name).exists() for name in pool)
 
-    seat = SnapshotPool(out / "pool", env_id, 4, {}, ["heuristic"], fixed_ratio=0.5)
+    options = json.loads((out / "config.json").read_text())["env_options"]
+    seat = SnapshotPool(out / "pool", env_id, 4, options, ["heuristic"], fixed_ratio=0.5)
     rng = np.random.default_rng(0)
     chosen = set()
     for _ in range(20):
         seat.start_episode(rng)
         current = seat.current
-        obs = np.zeros(jungle_envs.make_game(env_id).observation_size, np.float32)
+        obs = np.zeros(jungle_envs.make_game(env_id, **options).observation_size, np.float32)
         mask = np.zeros(10, bool)
         mask[[0, 2]] = True
         for _ in range(3):

@@ -99,7 +99,7 @@ def test_a_failing_worker_is_reported_and_the_workers_stop():
     _, info = envs.reset(seed=0)
     illegal = np.array([np.flatnonzero(m == 0)[0] for m in info["action_mask"]])
     processes = [process for _, process in envs._workers]
-    with pytest.raises(RuntimeError, match="failed: .*IllegalActionError: action .* is not legal"):
+    with pytest.raises(RuntimeError, match=r"failed: .*IllegalActionError: action .* is not legal"):
         envs.step(illegal)
     assert envs.closed
     for process in processes:
