@@ -228,3 +228,6 @@ def test_results_table_evaluates_a_run_and_a_chosen_checkpoint(tmp_path, capsys)
     assert "| TropicRace | 4 |" in capsys.readouterr().out
     assert (tmp_path / "img" / "TropicRace_learning_curve.png").exists()
     assert results.main(["--runs", str(runs), "--game", "JungleSweep"]) == []
+    with pytest.raises(SystemExit):
+        results.main(["--runs", str(runs), "--model", "TropicRace"])
+    assert "GAME=PATH" in capsys.readouterr().err

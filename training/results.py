@@ -60,6 +60,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
         help="evaluate PATH (e.g. a checkpoint) instead of RUNS/GAME/model.zip",
     )
     args = parser.parse_args(argv)
+    bad = [item for item in args.model if "=" not in item]
+    if bad:
+        parser.error(f"--model takes GAME=PATH, got {bad[0]!r}")
     chosen = dict(item.split("=", 1) for item in args.model)
     args.images.mkdir(parents=True, exist_ok=True)
     rows = []
