@@ -9,7 +9,8 @@ For each env and player count:
 (b) env: ``gymnasium.make`` with random opponents; a step is one learner ``env.step`` with
     a random legal action (opponent moves, chance, observation and mask included).
 (c) vector: ``gymnasium.make_vec`` in sync and async mode with 2 and 8 envs, and
-    ``jungle_envs.vector.BatchedVectorEnv`` with 8 envs in 2 worker processes; steps count
+    ``jungle_envs.vector.BatchedVectorEnv`` with 2 and 8 envs in two shares (the caller's
+    and one worker process's); steps count
     env steps summed over the envs.
 (d) memory: peak Python memory (tracemalloc) of creating one env and playing 20 games.
 Each speed is the median of ``--repeats`` timed runs of ``--seconds`` each, with the
@@ -37,9 +38,11 @@ from jungle_envs.core.play import random_step
 from jungle_envs.core.registry import game_class
 from jungle_envs.vector import BatchedVectorEnv
 
-# (mode, envs); "batched" is jungle_envs.vector.BatchedVectorEnv with 2 worker processes
-VECTOR_SETUPS = (("sync", 2), ("sync", 8), ("async", 2), ("async", 8), ("batched", 8))
-BATCHED_WORKERS = 2
+# (mode, envs); "batched" is jungle_envs.vector.BatchedVectorEnv
+VECTOR_SETUPS = (
+    ("sync", 2), ("sync", 8), ("async", 2), ("async", 8), ("batched", 2), ("batched", 8)
+)  # fmt: skip
+BATCHED_WORKERS = 1  # plus the caller: two processes step envs on two cores
 
 
 def engine_run(env_id: str, players: int, seconds: float, seed: int) -> tuple[float, float]:

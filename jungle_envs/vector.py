@@ -1,13 +1,15 @@
-"""A vector env that steps a batch of envs per worker process.
+"""A vector env that steps a share of its envs in each worker process and one in the caller.
 
 Gymnasium's ``AsyncVectorEnv`` runs one env per process and pays a pipe round trip per env
 and step; our env steps take 80-220 µs, less than that round trip, so it runs slower than
-a single env. ``BatchedVectorEnv`` splits ``num_envs`` envs over ``num_workers`` processes
-and sends one message per worker and step, so the round trip is paid once per batch::
+a single env. ``BatchedVectorEnv`` splits ``num_envs`` envs into shares: the calling
+process steps the first share itself while ``num_workers`` worker processes step one
+share each, one message per worker and step, so the round trip is paid once per share
+and the caller does not sit idle while the workers run::
 
     from jungle_envs.vector import BatchedVectorEnv
 
-    envs = BatchedVectorEnv("jungle_envs/TropicRace-v0", num_envs=8, num_workers=2,
+    envs = BatchedVectorEnv("jungle_envs/TropicRace-v0", num_envs=8, num_workers=1,
                             num_players=4, opponents="heuristic")
     obs, info = envs.reset(seed=0)                  # env i is seeded seed + i
     obs, rewards, terminated, truncated, info = envs.step(actions)
@@ -16,7 +18,9 @@ and sends one message per worker and step, so the round trip is paid once per ba
 It is a ``gymnasium.vector.VectorEnv`` with the same results as ``SyncVectorEnv`` for the
 same seeds and actions, next-step autoreset included (the step after an episode ends
 resets that env and ignores its action). ``num_workers=0`` steps every env in the calling
-process. Out-of-space actions raise ``ValueError`` before any env moves.
+process; the default, one worker per core besides the caller's, keeps every core busy.
+Out-of-space actions raise ``ValueError`` before any env moves; an env that raises closes
+the vector env (its shares would be out of step) and the error reaches the caller.
 """
 
 from __future__ import annotations
@@ -26,7 +30,6 @@ import multiprocessing
 import os
 import traceback
 from collections.abc import Sequence
-from itertools import chain
 from typing import Any
 
 import gymnasium as gym
@@ -36,22 +39,38 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
 
+class _InfoBatcher(gym.vector.VectorEnv):
+    """Gymnasium's own rules for batching infos (``VectorEnv._add_info``), for a share."""
+
+    def __init__(self, num_envs: int) -> None:
+        self.num_envs = num_envs
+
+    def batch(self, infos: list[dict]) -> dict[str, Any]:
+        merged: dict[str, Any] = {}
+        for i, info in enumerate(infos):
+            merged = self._add_info(merged, info, i)
+        return merged
+
+
 class EnvBatch:
-    """A few envs stepped one after the other, with next-step autoreset."""
+    """A few envs stepped one after the other, with next-step autoreset; results come back
+    already batched (arrays and a batched info), so a worker does that work, not the caller."""
 
     def __init__(self, env_id: str, count: int, env_kwargs: dict[str, Any]) -> None:
         self.envs = [gym.make(env_id, **env_kwargs) for _ in range(count)]
+        self.space = self.envs[0].observation_space
+        self.infos = _InfoBatcher(count)
         self.ended = [False] * count
 
-    def reset(self, seeds: Sequence[int | None], options: dict | None) -> tuple[list, list]:
+    def reset(self, seeds: Sequence[int | None], options: dict | None) -> tuple:
         out = [
             env.reset(seed=seed, options=options)
             for env, seed in zip(self.envs, seeds, strict=True)
         ]
         self.ended = [False] * len(self.envs)
-        return [obs for obs, _ in out], [info for _, info in out]
+        return self._obs([obs for obs, _ in out]), self.infos.batch([info for _, info in out])
 
-    def step(self, actions: Sequence[int]) -> tuple[list, list, list, list, list]:
+    def step(self, actions: Sequence[int]) -> tuple:
         observations, rewards, terminated, truncated, infos = [], [], [], [], []
         for k, (env, action) in enumerate(zip(self.envs, actions, strict=True)):
             if self.ended[k]:
@@ -65,7 +84,17 @@ class EnvBatch:
             terminated.append(term)
             truncated.append(trunc)
             infos.append(info)
-        return observations, rewards, terminated, truncated, infos
+        return (
+            self._obs(observations),
+            np.array(rewards, dtype=np.float64),
+            np.array(terminated, dtype=bool),
+            np.array(truncated, dtype=bool),
+            self.infos.batch(infos),
+        )
+
+    def _obs(self, observations: list) -> Any:
+        out = create_empty_array(self.space, len(observations))
+        return concatenate(self.space, observations, out)
 
     def close(self) -> None:
         for env in self.envs:
@@ -94,13 +123,14 @@ def _serve(conn, env_id: str, count: int, env_kwargs: dict[str, Any]) -> None:
 
 
 class BatchedVectorEnv(gym.vector.VectorEnv):
-    """``num_envs`` copies of one env, stepped in ``num_workers`` processes, a batch each.
+    """``num_envs`` copies of one env in ``num_workers + 1`` shares: the caller's and one per
+    worker process.
 
     Args:
         env_id: a registered env id.
         num_envs: how many envs.
-        num_workers: worker processes (default: one per core, at most ``num_envs``); 0 steps
-            every env in this process.
+        num_workers: worker processes besides the caller (default: one per core less one,
+            at most ``num_envs - 1``); 0 steps every env in this process.
         context: a ``multiprocessing`` start method (default: the platform's).
         **env_kwargs: passed to ``gymnasium.make`` for every env (``num_players``,
             ``opponents``, game options, ...).
@@ -119,9 +149,12 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if num_workers is None:
-            num_workers = min(num_envs, os.cpu_count() or 1)
-        if not isinstance(num_workers, int) or not 0 <= num_workers <= num_envs:
-            raise ValueError(f"num_workers must be an int in 0..{num_envs}, got {num_workers!r}")
+            num_workers = min(num_envs, os.cpu_count() or 1) - 1
+        if not isinstance(num_workers, int) or not 0 <= num_workers < num_envs:
+            raise ValueError(
+                f"num_workers must be an int in 0..{num_envs - 1} (the caller steps a share "
+                f"too), got {num_workers!r}"
+            )
         probe = gym.make(env_id, **env_kwargs)  # bad ids, counts and options fail here, by name
         self.single_observation_space = probe.observation_space
         self.single_action_space = probe.action_space
@@ -129,13 +162,13 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         self.num_envs, self.num_workers = num_envs, num_workers
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._obs = create_empty_array(self.single_observation_space, num_envs)
         self._masks = np.ones((num_envs, int(self.single_action_space.n)), dtype=bool)
-        self._sizes = [len(part) for part in np.array_split(np.arange(num_envs), num_workers or 1)]
-        self._local = EnvBatch(env_id, num_envs, env_kwargs) if num_workers == 0 else None
+        shares = np.array_split(np.arange(num_envs), num_workers + 1)
+        self._sizes = [len(share) for share in shares]
+        self._local = EnvBatch(env_id, self._sizes[0], env_kwargs)
         self._workers: list[tuple[Any, Any]] = []
         ctx = multiprocessing.get_context(context)
-        for size in self._sizes if num_workers else []:
+        for size in self._sizes[1:]:
             parent, child = ctx.Pipe()
             process = ctx.Process(
                 target=_serve, args=(child, env_id, size, env_kwargs), daemon=True
@@ -156,8 +189,9 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
                 raise ValueError(f"reset needs {self.num_envs} seeds, got {len(seeds)}")
         if seed is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seeds[0])
-        observations, infos = self._run("reset", self._split(seeds), options)
-        return self._batch(observations), self._merge(infos)
+        obs, info = self._run("reset", self._split(seeds), options)
+        self._masks = info["action_mask"].astype(bool)
+        return obs, info
 
     def step(self, actions):
         actions = np.asarray(actions)
@@ -169,24 +203,16 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         n = int(self.single_action_space.n)
         if actions.min() < 0 or actions.max() >= n:
             raise ValueError(f"every action must be in 0..{n - 1}; got {actions.tolist()}")
-        observations, rewards, terminated, truncated, infos = self._run(
-            "step", self._split(actions.tolist())
-        )
-        return (
-            self._batch(observations),
-            np.array(rewards, dtype=np.float64),
-            np.array(terminated, dtype=bool),
-            np.array(truncated, dtype=bool),
-            self._merge(infos),
-        )
+        obs, rewards, terminated, truncated, info = self._run("step", self._split(actions.tolist()))
+        self._masks = info["action_mask"].astype(bool)
+        return obs, rewards, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every env, bool ``(num_envs, n)`` (what MaskablePPO reads)."""
         return self._masks.copy()
 
     def close_extras(self, **kwargs: Any) -> None:
-        if self._local is not None:
-            self._local.close()
+        self._local.close()
         for conn, process in self._workers:
             with contextlib.suppress(BrokenPipeError, OSError):
                 conn.send(("close", None))
@@ -204,17 +230,20 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
             start += size
         return parts
 
-    def _run(self, command: str, parts: list[list], *extra: Any) -> list[list]:
-        """Send one batch to every worker, then collect: results joined in env order."""
-        if self._local is not None:
-            answers = [getattr(self._local, command)(parts[0], *extra)]
-        else:
-            for (conn, _), part in zip(self._workers, parts, strict=True):
-                conn.send((command, (part, *extra)))
-            answers = [self._receive(k) for k in range(len(self._workers))]
+    def _run(self, command: str, parts: list[list], *extra: Any) -> list:
+        """Send one batch to every worker, then join their batched answers in env order."""
+        for (conn, _), part in zip(self._workers, parts[1:], strict=True):
+            conn.send((command, (part, *extra)))
+        try:
+            answers = [getattr(self._local, command)(parts[0], *extra)]  # while the workers run
+        except Exception:
+            self.close()  # the workers' envs have moved and this share's have not
+            raise
+        answers += [self._receive(k) for k in range(len(self._workers))]
+        if len(answers) == 1:
+            return list(answers[0])
         return [
-            list(chain.from_iterable(answer[i] for answer in answers))
-            for i in range(len(answers[0]))
+            _join([answer[i] for answer in answers], self._sizes) for i in range(len(answers[0]))
         ]
 
     def _receive(self, k: int) -> Any:
@@ -225,19 +254,27 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
             raise RuntimeError(f"worker {k} of BatchedVectorEnv failed: {cause}\n\n{payload}")
         return payload
 
-    def _batch(self, observations: list) -> Any:
-        self._obs = concatenate(self.single_observation_space, observations, self._obs)
-        return _copy(self._obs)  # the caller may keep it; the buffer is reused
 
-    def _merge(self, infos: list[dict]) -> dict[str, Any]:
-        merged: dict[str, Any] = {}
-        for i, info in enumerate(infos):
-            merged = self._add_info(merged, info, i)
-            self._masks[i] = info["action_mask"]
-        return merged
-
-
-def _copy(obs: Any) -> Any:
-    if isinstance(obs, dict):
-        return {key: _copy(value) for key, value in obs.items()}
-    return obs.copy()
+def _join(parts: list, sizes: list[int]) -> Any:
+    """Concatenate the workers' batched values; an info key that only some workers have
+    gets the empty value (zeros, False, None) for the others, as Gymnasium would give."""
+    if isinstance(parts[0], np.ndarray):
+        return np.concatenate(parts)
+    keys = list(dict.fromkeys(key for part in parts for key in part))
+    joined = {}
+    for key in keys:
+        present = [part[key] for part in parts if key in part]
+        if isinstance(present[0], dict):
+            joined[key] = _join([part.get(key, {}) for part in parts], sizes)
+            continue
+        like = present[0]
+        pieces = []
+        for part, size in zip(parts, sizes, strict=True):
+            if key in part:
+                pieces.append(part[key])
+            elif like.dtype == object:
+                pieces.append(np.full(size, None, dtype=object))
+            else:
+                pieces.append(np.zeros((size, *like.shape[1:]), dtype=like.dtype))
+        joined[key] = np.concatenate(pieces)
+    return joined

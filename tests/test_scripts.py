@@ -72,7 +72,7 @@ def test_step_speed_measures_vector_envs():
             "1",
         ]
     )
-    for setup in ("sync_2", "sync_8", "async_2", "async_8", "batched_8"):
+    for setup in ("sync_2", "sync_8", "async_2", "async_8", "batched_2", "batched_8"):
         assert row[setup]["steps_per_s"] > 0
 
 

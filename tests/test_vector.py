@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import jungle_envs
+from jungle_envs.core.game import IllegalActionError
 from jungle_envs.vector import BatchedVectorEnv
 
 ENV_IDS = [pytest.param(env_id, id=env_id.split("/")[1]) for env_id in jungle_envs.ENV_IDS]
@@ -48,7 +49,7 @@ def test_worker_processes_match_sync_vector_env_across_autoresets():
     ended = play_side_by_side(
         "jungle_envs/TropicRace-v0", 2, 250, num_players=2, opponents="heuristic"
     )
-    assert ended >= 3  # next-step autoreset was exercised in every worker
+    assert ended >= 3  # next-step autoreset was exercised in the caller's share and the workers
 
 
 def test_dict_observations_are_batched_per_key():
@@ -83,7 +84,7 @@ def test_out_of_space_actions_raise_and_move_no_env():
 
 def test_bad_arguments_are_refused_by_name():
     with pytest.raises(ValueError, match="num_workers"):
-        BatchedVectorEnv("jungle_envs/TropicRace-v0", 2, num_workers=3)
+        BatchedVectorEnv("jungle_envs/TropicRace-v0", 2, num_workers=2)
     with pytest.raises(ValueError, match="num_envs"):
         BatchedVectorEnv("jungle_envs/TropicRace-v0", 0)
     with pytest.raises(ValueError, match="no_such_option"):
@@ -95,13 +96,24 @@ def test_bad_arguments_are_refused_by_name():
 
 
 def test_a_failing_worker_is_reported_and_the_workers_stop():
-    envs = BatchedVectorEnv("jungle_envs/TropicRace-v0", 2, num_workers=2, illegal_action="raise")
+    envs = BatchedVectorEnv("jungle_envs/TropicRace-v0", 3, num_workers=2, illegal_action="raise")
     _, info = envs.reset(seed=0)
-    illegal = np.array([np.flatnonzero(m == 0)[0] for m in info["action_mask"]])
+    legal = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
+    illegal = int(np.flatnonzero(info["action_mask"][2] == 0)[0])
     processes = [process for _, process in envs._workers]
     with pytest.raises(RuntimeError, match=r"failed: .*IllegalActionError: action .* is not legal"):
-        envs.step(illegal)
+        envs.step(np.array([legal[0], legal[1], illegal]))  # env 2 is in the last worker
     assert envs.closed
     for process in processes:
         process.join(timeout=5)
         assert not process.is_alive()
+
+
+def test_a_failure_in_the_callers_share_closes_the_env_too():
+    envs = BatchedVectorEnv("jungle_envs/TropicRace-v0", 2, num_workers=1, illegal_action="raise")
+    _, info = envs.reset(seed=0)
+    illegal = int(np.flatnonzero(info["action_mask"][0] == 0)[0])
+    legal = int(np.flatnonzero(info["action_mask"][1])[0])
+    with pytest.raises(IllegalActionError):
+        envs.step(np.array([illegal, legal]))
+    assert envs.closed
