@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import gymnasium as gym
@@ -11,6 +12,7 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 import jungle_envs  # noqa: F401  (registers the envs)
+from training.config import DEFAULTS
 
 
 def make_vec_env(
@@ -37,16 +39,14 @@ def make_vec_env(
     return DummyVecEnv(fns)
 
 
-DEFAULT_HYPERPARAMETERS: dict[str, Any] = {
-    "learning_rate": 3e-4,
-    "n_steps": 1024,
-    "batch_size": 256,
-    "n_epochs": 10,
-    "gamma": 0.995,
-    "gae_lambda": 0.95,
-    "ent_coef": 0.01,
-    "policy_kwargs": {"net_arch": [128, 128]},
-}
+def _default_hyperparameters() -> dict[str, Any]:
+    """MaskablePPO keyword arguments from the config defaults (training/config.py)."""
+    ppo = copy.deepcopy(DEFAULTS["ppo"])
+    net_arch = ppo.pop("net_arch")
+    return {**ppo, "policy_kwargs": {"net_arch": net_arch}}
+
+
+DEFAULT_HYPERPARAMETERS: dict[str, Any] = _default_hyperparameters()
 
 
 def new_model(
