@@ -66,11 +66,15 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     if "=" not in text:
         raise ValueError(f"an override looks like key.sub=value, got {text!r}")
     key, raw = text.split("=", 1)
+    return key.split("."), parse_value(raw)
+
+
+def parse_value(raw: str) -> Any:
+    """A command-line value: JSON when it parses (``true``, ``3``, ``[64, 64]``), else text."""
     try:
-        value = json.loads(raw)
+        return json.loads(raw)
     except json.JSONDecodeError:
-        value = raw
-    return key.split("."), value
+        return raw
 
 
 # Sections whose keys are open: game options are checked by the env itself when it is

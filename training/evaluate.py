@@ -23,6 +23,7 @@ from typing import Any
 
 import jungle_envs
 from jungle_envs.evaluation import EvaluationResult, evaluate, merge_results, wilson_interval
+from training.config import parse_value
 
 
 def _run(job: tuple) -> EvaluationResult:
@@ -128,10 +129,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         key, sep, raw = item.partition("=")
         if not sep or not key:
             raise ValueError(f"an option looks like KEY=VALUE, got {item!r}")
-        try:
-            options[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            options[key] = raw
+        options[key] = parse_value(raw)
     return options
 
 
