@@ -9,7 +9,15 @@ from jungle_sweep_positions import RING_A, make_game, position
 
 from jungle_envs.evaluation import evaluate
 from jungle_envs.games.jungle_sweep.encoding import decode
-from jungle_envs.games.jungle_sweep.tables import PALM_FACE, ROLL, WATER_ENTER, WATER_STAY
+from jungle_envs.games.jungle_sweep.tables import (
+    CLEARING_CHOICE,
+    CLEARING_REROLL,
+    CLEARING_STAY,
+    PALM_FACE,
+    ROLL,
+    WATER_ENTER,
+    WATER_STAY,
+)
 
 ENV_ID = "jungle_envs/JungleSweep-v0"
 
@@ -76,6 +84,24 @@ def test_heuristic_with_its_monkey_out_takes_the_die_an_opponent_needs():
     policy = game.heuristic_policy()
     action = policy.act(game.observe(state, 0), game.legal_mask(state), None)
     assert action in (1, PALM_FACE)  # both save monkey 1 (on 12) by reaching a palm
+
+
+def clearing_choice(broom: int):
+    """Monkey 0 steps from 7 onto the clearing on 8; the others sit on palms 9, 11, 13."""
+    game, state = position(RING_A, monkeys={0: 7, 1: 9, 2: 11, 3: 13}, broom=broom, pool="1 0 0 0")
+    game.apply_action(state, 1)
+    assert state.phase == CLEARING_CHOICE
+    return game.heuristic_policy().act(game.observe(state, 0), game.legal_mask(state), None)
+
+
+def test_heuristic_rerolls_on_a_clearing_just_ahead_of_the_broom():
+    # Two fields ahead of the broom; any move forward or a jump to the free palm is safer.
+    assert clearing_choice(broom=6) == CLEARING_REROLL
+
+
+def test_heuristic_stays_on_a_clearing_the_broom_has_just_passed():
+    # Twelve fields ahead of the broom; most re-rolls would carry it past the broom.
+    assert clearing_choice(broom=10) == CLEARING_STAY
 
 
 def test_heuristic_beats_random_opponents_clearly():

@@ -7,6 +7,9 @@ from jungle_sweep_positions import RING_A, position, roll, take
 from jungle_envs.core.game import CHANCE
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
+    CLEARING_CHOICE,
+    CLEARING_REROLL,
+    CLEARING_STAY,
     HILL_CHOICE,
     HILL_STAY,
     HILL_STEP,
@@ -116,11 +119,13 @@ def test_hill_step_may_be_declined():
 
 
 def test_hill_step_skips_occupied_fields_and_applies_the_new_field():
-    # Field 7 holds monkey 1, so the step goes to the clearing on 8, which re-rolls.
+    # Field 7 holds monkey 1, so the step goes to the clearing on 8, which offers a re-roll.
     game, state = position(monkeys={0: 4, 1: 7, 2: 11, 3: 13}, pool="2 0 0 0")
     take(game, state, "2")
     assert state.pending == 8
     game.apply_action(state, HILL_STEP)
+    assert state.phase == CLEARING_CHOICE and game.current_player(state) == 0
+    game.apply_action(state, CLEARING_REROLL)
     assert state.phase == REROLL and game.current_player(state) == CHANCE
     roll(game, state, "1")  # from the clearing: the palm on 9
     assert state.monkey_pos[0] == 9 and state.turn == 1
@@ -142,9 +147,28 @@ def test_hill_in_front_of_the_quicksand_offers_no_step():
     assert state.monkey_pos[0] == 13 and state.phase == CHOOSE_DIE and state.turn == 1
 
 
+def test_clearing_offers_the_owner_a_reroll_or_staying():
+    game, state = position(monkeys={0: 7, 1: 3, 2: 11, 3: 13}, pool="1 0 0 0", active=3)
+    take(game, state, "0 1")  # monkey 3 stays; monkey 0 steps onto the clearing on 8
+    assert state.phase == CLEARING_CHOICE and state.monkey_pos[0] == 8
+    assert game.current_player(state) == 0 and state.mover == 0
+    assert game.legal_actions(state) == [CLEARING_REROLL, CLEARING_STAY]
+    assert game.spec.action_names[CLEARING_REROLL] == "re-roll on the clearing"
+    assert game.spec.action_names[CLEARING_STAY] == "stay on the clearing"
+
+
+def test_clearing_stay_ends_the_move_on_the_clearing_without_a_roll():
+    game, state = position(monkeys={0: 7, 1: 3, 2: 11, 3: 13}, pool="1 0 0 0")
+    take(game, state, "1")
+    game.apply_action(state, CLEARING_STAY)
+    assert state.monkey_pos[0] == 8 and state.turn == 1
+    assert state.phase == CHOOSE_DIE and game.current_player(state) == 1
+
+
 def test_clearing_rerolls_and_moves_again():
     game, state = position(monkeys={0: 7, 1: 3, 2: 11, 3: 13}, pool="1 0 0 0")
     take(game, state, "1")
+    game.apply_action(state, CLEARING_REROLL)
     assert state.phase == REROLL and state.monkey_pos[0] == 8
     roll(game, state, "2")  # 9 (a free palm), 10
     assert state.monkey_pos[0] == 10 and state.turn == 1
@@ -153,10 +177,12 @@ def test_clearing_rerolls_and_moves_again():
 def test_clearing_reroll_of_zero_stays_and_palm_jumps():
     game, state = position(monkeys={0: 7, 1: 3, 2: 11, 3: 13}, pool="1 0 0 0")
     take(game, state, "1")
+    game.apply_action(state, CLEARING_REROLL)
     roll(game, state, "0")
-    assert state.monkey_pos[0] == 8
+    assert state.monkey_pos[0] == 8 and state.phase == CHOOSE_DIE  # no second offer
     game, state = position(monkeys={0: 7, 1: 9, 2: 11, 3: 1}, pool="1 0 0 0")
     take(game, state, "1")
+    game.apply_action(state, CLEARING_REROLL)
     roll(game, state, "P")  # 9 and 11 are taken: the palm on 13
     assert state.monkey_pos[0] == 13
 
@@ -165,6 +191,7 @@ def test_clearing_reroll_onto_a_water_hole_may_stay_on_the_clearing():
     ring = "Q J J P0 C J W J P1 J P2 H J P3"
     game, state = position(ring, monkeys={0: 3, 1: 8, 2: 10, 3: 13}, pool="1 0 0 0")
     take(game, state, "1")
+    game.apply_action(state, CLEARING_REROLL)
     roll(game, state, "2")
     assert state.phase == WATER and state.pending == 6
     game.apply_action(state, WATER_STAY)
@@ -229,6 +256,7 @@ def test_clearing_reroll_onto_a_hill_offers_the_step():
     ring = "Q J J P0 J C H J W P1 J P2 J P3"
     game, state = position(ring, monkeys={0: 4, 1: 9, 2: 11, 3: 13}, pool="1 0 0 0")
     take(game, state, "1")
+    game.apply_action(state, CLEARING_REROLL)
     roll(game, state, "1")
     assert state.phase == HILL_CHOICE and state.monkey_pos[0] == 6 and state.pending == 7
 
@@ -255,3 +283,14 @@ def test_swept_monkey_can_hold_the_dice_and_choose_first():
     assert state.active == 1 and game.current_player(state) == CHANCE
     roll(game, state, "0 0 0 1")
     assert game.current_player(state) == 1 and state.mover == 1
+
+
+def test_clearing_reroll_onto_another_clearing_offers_the_choice_again():
+    ring = "Q J J P0 J C C J W P1 J P2 J P3"
+    game, state = position(ring, monkeys={0: 4, 1: 9, 2: 11, 3: 13}, pool="1 0 0 0")
+    take(game, state, "1")
+    game.apply_action(state, CLEARING_REROLL)
+    roll(game, state, "1")
+    assert state.phase == CLEARING_CHOICE and state.monkey_pos[0] == 6
+    game.apply_action(state, CLEARING_STAY)
+    assert state.monkey_pos[0] == 6 and state.turn == 1

@@ -335,6 +335,8 @@ def test_rolls_draws_and_rerolls_are_chance_not_decisions():
     assert game.current_player(state) == CHANCE and game.legal_actions(state) == []
     roll(game, state, "1 0 0 0")  # the broom moves on its own
     assert state.broom == 1 and game.current_player(state) == 0
-    take(game, state, "1")  # onto the clearing: the re-roll is chance again
+    take(game, state, "1")  # onto the clearing: re-rolling is a decision, the roll is chance
+    assert game.current_player(state) == 0 and game.legal_actions(state) == [10, 11]
+    game.apply_action(state, 10)
     assert game.current_player(state) == CHANCE and game.legal_actions(state) == []
-    assert len(game.spec.action_names) == 10  # six dice faces, water hole, hill
+    assert len(game.spec.action_names) == 12  # six dice faces, water hole, hill, clearing

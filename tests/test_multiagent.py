@@ -15,7 +15,8 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test
 
 from jungle_envs import multiagent
-from jungle_envs.games.spank_the_monkey.tables import DEFEND
+from jungle_envs.games.jungle_sweep.tables import CLEARING_CHOICE
+from jungle_envs.games.spank_the_monkey.tables import DEFEND, DRAW_SECOND
 
 CASES = [
     pytest.param(env_id, n, id=f"{env_id.split('/')[1]}-{n}p")
@@ -136,3 +137,34 @@ def test_rendering_matches_the_gymnasium_env():
     env = multiagent.raw_env("ElephantFestival-v0", num_players=2, render_mode="ansi")
     env.reset(seed=0)
     assert env.render() == env.game.render(env.state)
+
+
+@pytest.mark.parametrize(
+    "env_id,phase,names",
+    [
+        (
+            "JungleSweep-v0",
+            CLEARING_CHOICE,
+            ["re-roll on the clearing", "stay on the clearing"],
+        ),
+        ("SpankTheMonkey-v0", DRAW_SECOND, ["draw a second card", "do not draw a second card"]),
+    ],
+)
+def test_the_owner_of_an_optional_reroll_or_draw_is_asked_for_it(env_id, phase, names):
+    env = multiagent.raw_env(env_id, num_players=2)
+    rng = np.random.default_rng(2)
+    asked = set()
+    for seed in range(20):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            if env.state.phase == phase:
+                assert agent == f"player_{env.game.current_player(env.state)}"
+                assert [env.game.spec.action_names[a] for a in legal] in (names, names[1:])
+                asked.add(len(legal))
+            env.step(int(rng.choice(legal)))
+    assert 2 in asked  # offered with both answers

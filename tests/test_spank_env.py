@@ -13,7 +13,7 @@ from jungle_envs.core.state import StateError
 from jungle_envs.evaluation import evaluate
 from jungle_envs.games.spank_the_monkey.encoding import decode
 from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
-from jungle_envs.games.spank_the_monkey.tables import ACTIONS, DEFEND
+from jungle_envs.games.spank_the_monkey.tables import ACTIONS, DEFEND, DRAW_SECOND, SPANK
 
 ENV_ID = "jungle_envs/SpankTheMonkey-v0"
 
@@ -100,7 +100,7 @@ def test_impossible_states_are_refused(change, message):
 
 def test_heuristic_spanks_when_it_can():
     game, state = position(
-        {0: ["Anvil"]}, {0: ["Totem Pole", "Dinosaur Skeleton", "Piano", "Surfboard"]}, phase=14
+        {0: ["Anvil"]}, {0: ["Totem Pole", "Dinosaur Skeleton", "Piano", "Surfboard"]}, phase=SPANK
     )
     action = game.heuristic_policy().act(game.observe(state, 0), game.legal_mask(state), None)
     assert action == ACTIONS.spank
@@ -137,3 +137,30 @@ def test_heuristic_follows_its_attack_through_to_the_planned_card():
         "target the player 1 seat(s) on",
         "target tower level 0",
     ]
+
+
+def second_card_choice(towers, deck_left=None):
+    """Seat 0 chooses whether to draw a second card (2 players, deck cut to ``deck_left``)."""
+    game, state = position({0: ["Anvil"]}, towers, phase=DRAW_SECOND)
+    if deck_left is not None:
+        for t in range(len(state.deck)):
+            keep = min(state.deck[t], deck_left)
+            state.discard += [t] * (state.deck[t] - keep)
+            state.deck[t], deck_left = keep, deck_left - keep
+    return game.heuristic_policy().act(game.observe(state, 0), game.legal_mask(state), None)
+
+
+def test_heuristic_takes_the_second_card_while_the_deck_is_full():
+    towers = {0: ["Totem Pole", "Dinosaur Skeleton"], 1: ["Surfboard"]}
+    assert second_card_choice(towers) == ACTIONS.draw_second
+
+
+def test_heuristic_keeps_a_nearly_dry_deck_alive_when_it_leads():
+    # Monkey at 12 with two players: my 8 is closer than their 1.
+    towers = {0: ["Totem Pole", "Dinosaur Skeleton"], 1: ["Surfboard"]}
+    assert second_card_choice(towers, deck_left=3) == ACTIONS.no_second_draw
+
+
+def test_heuristic_hurries_a_nearly_dry_deck_when_it_is_behind():
+    towers = {0: ["Surfboard"], 1: ["Totem Pole", "Dinosaur Skeleton"]}
+    assert second_card_choice(towers, deck_left=3) == ACTIONS.draw_second

@@ -19,6 +19,7 @@ from jungle_envs.games.spank_the_monkey.tables import (
     DEFEND,
     DISCARD,
     DRAW,
+    DRAW_SECOND,
     GAME_OVER,
     INSPECT,
     PICK_START,
@@ -70,12 +71,59 @@ def test_everyone_is_dealt_five_then_a_random_player_starts():
     assert state.player == 1 and state.phase == DRAW and state.draws == [1]  # five cards: draw 1
 
 
-def test_holding_four_or_fewer_draws_two():
+def next_turn_with_hand(size: int, deck_left: int | None = None):
+    """Seat 1 ends its turn; seat 0 starts one holding ``size`` cards (deck optionally cut
+    to ``deck_left`` cards, the rest on the discard pile)."""
     game, state = position(
-        {0: ["Anvil"], 1: ["Flock of Seagulls"] * 3 + ["Wok", "Ivy"]}, phase=DISCARD, player=1
+        {0: ["Umbrella", "Wok", "Ivy", "Anvil", "Duct Tape"][:size], 1: ["Flock of Seagulls"]},
+        phase=DISCARD,
+        player=1,
     )
+    if deck_left is not None:
+        kept = 0
+        for t in range(len(state.deck)):
+            keep = min(state.deck[t], deck_left - kept)
+            state.discard += [t] * (state.deck[t] - keep)
+            state.deck[t], kept = keep, kept + keep
     play(game, state, "stop discarding")
-    assert state.player == 0 and state.phase == DRAW and state.draws == [0, 0]
+    return game, state
+
+
+def test_holding_five_or_more_draws_one_card_and_builds():
+    game, state = next_turn_with_hand(5)
+    assert state.player == 0 and state.phase == DRAW and state.draws == [0]
+    game.apply_chance(state, card("Piano"))
+    assert sum(state.hands[0]) == 6 and state.phase == BUILD_JUNK
+
+
+def test_holding_four_or_fewer_may_draw_a_second_card_after_the_first():
+    game, state = next_turn_with_hand(4)
+    assert state.phase == DRAW and state.draws == [0]  # the first card is not a choice
+    game.apply_chance(state, card("Piano"))
+    assert game.current_player(state) == 0 and state.phase == DRAW_SECOND
+    assert legal_names(game, state) == ["draw a second card", "do not draw a second card"]
+    play(game, state, "draw a second card")
+    assert state.phase == DRAW and state.draws == [0]
+    game.apply_chance(state, card("Bathtub"))
+    assert sum(state.hands[0]) == 6 and state.phase == BUILD_JUNK
+
+
+def test_the_second_card_may_be_declined():
+    game, state = next_turn_with_hand(4)
+    deck = sum(state.deck)
+    game.apply_chance(state, card("Piano"))
+    play(game, state, "do not draw a second card")
+    assert sum(state.hands[0]) == 5 and sum(state.deck) == deck - 1
+    assert state.phase == BUILD_JUNK and game.current_player(state) == 0
+
+
+def test_the_second_card_is_not_offered_when_the_deck_is_empty():
+    game, state = next_turn_with_hand(0, deck_left=1)
+    last = next(t for t in range(len(state.deck)) if state.deck[t])
+    game.apply_chance(state, last)
+    assert sum(state.deck) == 0 and sum(state.hands[0]) == 1
+    assert state.phase != GAME_OVER  # only a card that must be drawn lets the monkey win
+    assert state.phase != DRAW_SECOND and game.current_player(state) == 0
 
 
 def test_deck_that_cannot_feed_a_draw_lets_the_monkey_win():
@@ -426,19 +474,6 @@ def test_steps_with_nothing_to_choose_pass_by_themselves():
 def test_card_table_rows_match_the_rulings(name, expected):
     c = CARDS[card(name)]
     assert (c.kind, c.copies, c.height, c.strength, c.categories, c.effect) == expected
-
-
-def test_a_second_draw_the_deck_cannot_feed_lets_the_monkey_win():
-    game, state = position({0: ["Anvil"]}, phase=DISCARD, player=1)
-    last = next(t for t in range(len(state.deck)) if state.deck[t])
-    for t in range(len(state.deck)):  # leave exactly one card in the deck
-        keep = 1 if t == last else 0
-        state.discard += [t] * (state.deck[t] - keep)
-        state.deck[t] = keep
-    play(game, state, "stop discarding")
-    assert state.draws == [0, 0]
-    game.apply_chance(state, last)
-    assert state.phase == GAME_OVER and game.winners(state) == []
 
 
 @pytest.mark.parametrize(

@@ -98,8 +98,9 @@ def test_self_play_pools_snapshots_and_swaps_only_between_episodes(tmp_path):
     for _ in range(20):
         seat.start_episode(rng)
         current = seat.current
-        obs = np.zeros(jungle_envs.make_game(env_id, **options).observation_size, np.float32)
-        mask = np.zeros(10, bool)
+        game = jungle_envs.make_game(env_id, **options)
+        obs = np.zeros(game.observation_size, np.float32)
+        mask = np.zeros(game.spec.num_actions, bool)
         mask[[0, 2]] = True
         for _ in range(3):
             assert seat.act(obs, mask, rng) in (0, 2)

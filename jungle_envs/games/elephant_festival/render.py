@@ -20,6 +20,8 @@ from jungle_envs.games.elephant_festival.tables import (
 if TYPE_CHECKING:
     from jungle_envs.games.elephant_festival.game import ElephantFestival
 
+CELL_WIDTH = 5
+LABEL_WIDTH = 8
 LEGEND = (
     "cell: colour letter, symbols, stack height when above 1; "
     "@ = start tile, E = standing elephant, e = lying elephant"
@@ -35,49 +37,69 @@ def _cell(stack: list[int], owner: int, elephants: str) -> str:
         top = stack[-1]
         text = COLOR_LETTERS[top // TYPES] + str(top % TYPES)
         text += str(len(stack)) if len(stack) > 1 else ""
-    return (text + elephants).ljust(5)
+    return (text + elephants).ljust(CELL_WIDTH)
 
 
-def ground_lines(game: ElephantFestival, state: ElephantFestivalState, seat: int) -> list[str]:
-    grid, ground = game.grid, state.grounds[seat]
-    used = [c for c, stack in enumerate(ground) if stack] + state.elephants[seat]
+def frame(game: ElephantFestival, state: ElephantFestivalState) -> tuple[range, range]:
+    """Rows and columns that show every seat's tiles and elephants with a margin of one,
+    the same for all seats so that positions can be compared across grounds."""
+    grid = game.grid
+    used = [
+        cell
+        for seat, ground in enumerate(state.grounds)
+        for cell in [c for c, stack in enumerate(ground) if stack] + state.elephants[seat]
+    ]
     rows = [c // grid for c in used]
     cols = [c % grid for c in used]
     r0, r1 = max(min(rows) - 1, 0), min(max(rows) + 1, grid - 1)
     c0, c1 = max(min(cols) - 1, 0), min(max(cols) + 1, grid - 1)
+    return range(r0, r1 + 1), range(c0, c1 + 1)
+
+
+def ground_lines(
+    game: ElephantFestival, state: ElephantFestivalState, seat: int, rows: range, cols: range
+) -> list[str]:
+    grid, ground = game.grid, state.grounds[seat]
     standing = ELEPHANTS - state.passes[seat]
-    lines = []
-    for row in range(r0, r1 + 1):
+    numbers = "".join(str(c).ljust(CELL_WIDTH) for c in cols)
+    lines = [("   " + "col".ljust(LABEL_WIDTH) + numbers).rstrip()]
+    for row in rows:
         cells = []
-        for col in range(c0, c1 + 1):
+        for col in cols:
             cell = row * grid + col
             marks = ""
             for index, at in enumerate(state.elephants[seat]):
                 if at == cell:
                     marks += "E" if index < standing else "e"
             cells.append(_cell(ground[cell], seat, marks))
-        lines.append(f"   {row}: " + "".join(cells))
+        lines.append(("   " + f"row {row}".ljust(LABEL_WIDTH) + "".join(cells)).rstrip())
     return lines
 
 
 def render(game: ElephantFestival, state: ElephantFestivalState, viewer: int | None = None) -> str:
-    lines = [
-        f"Elephant Festival, {game.num_players} players | bag {state.bag} tiles | bag holder: "
-        f"seat {state.holder} | {PHASE_NAMES[state.phase]}",
-    ]
+    if state.phase == GAME_OVER:
+        status = "game over"
+    else:
+        status = (
+            f"bag {state.bag} tiles | bag holder: seat {state.holder} | "
+            f"{PHASE_NAMES[state.phase]}"
+        )
+    lines = [f"Elephant Festival, {game.num_players} players | {status}"]
     if state.phase != GAME_OVER:
         seat = (state.holder + state.turn) % game.num_players
         lines.append(f"to act: seat {seat}" if state.phase != 0 else "drawing the display")
     shown = [f"{kind_name(k)} x{n}" for k in range(NUM_KINDS) if (n := state.display[k])]
     lines.append("face-up: " + (", ".join(shown) if shown else "none"))
     scores = game.scores(state)
+    score_label = "final score" if state.phase == GAME_OVER else "score if the game ended now"
+    rows, cols = frame(game, state)
     for seat in range(game.num_players):
         you = " (you)" if seat == viewer else ""
         lines.append(
             f"seat {seat}{you}, {COLORS[seat]}: passes {state.passes[seat]}, "
-            f"score if the game ended now {scores[seat]:+.0f}"
+            f"{score_label} {scores[seat]:+.0f}"
         )
-        lines.extend(ground_lines(game, state, seat))
+        lines.extend(ground_lines(game, state, seat, rows, cols))
     lines.append(LEGEND)
     if state.phase == GAME_OVER:
         lines.append("game over: winner(s) " + ", ".join(f"seat {w}" for w in game.winners(state)))

@@ -11,7 +11,7 @@ slots; V = number of coconut values, 5 by default):
     monkeys  S x 7   per rotated slot: exists, in play, mine, still to take a die this dice
                      round, holds the dice, deciding now, coconuts / 8
     pool     6       dice left per face (0 1 2 3 4 PALM) / number of dice
-    phase    3       one-hot: choose a die, water hole, hill
+    phase    4       one-hot: choose a die, water hole, hill, clearing
     round    4       one-hot round 1-4
     dice     1       dice rounds played this round / 20, capped at 1
     players  5       one-hot 2-6 players
@@ -35,6 +35,7 @@ from jungle_envs.games.jungle_sweep.rules import board, palm_jump, walk
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
     CLEARING,
+    CLEARING_CHOICE,
     DIE_FACE_STEPS,
     GAME_OVER,
     HILL,
@@ -58,7 +59,7 @@ MOVE_FEATURES = 7  # per die face, with the move_features option
 MONKEY_FEATURES = 7
 # Terrain one-hot order puts the palm first; JUNGLE_PATH..HILL follow.
 TERRAIN_COLUMN = (1, 2, 3, 4, 5, 0)
-DECISION_PHASES = (CHOOSE_DIE, WATER, HILL_CHOICE)
+DECISION_PHASES = (CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE)
 MIN_PLAYERS = 2
 
 
@@ -68,7 +69,7 @@ def observation_size(game: JungleSweep) -> int:
         fields
         + MAX_MONKEYS * MONKEY_FEATURES
         + NUM_FACES
-        + 3
+        + len(DECISION_PHASES)
         + ROUNDS
         + 1
         + 5
@@ -119,11 +120,12 @@ def observe(game: JungleSweep, state: JungleSweepState, seat: int, out=None) -> 
     obs[offset : offset + len(slots)] = slots
     offset += len(slots)
 
-    tail = [0.0] * (NUM_FACES + 3 + ROUNDS + 1 + 5 + 1 + len(game.coconut_values) + 1)
+    phases = len(DECISION_PHASES)
+    tail = [0.0] * (NUM_FACES + phases + ROUNDS + 1 + 5 + 1 + len(game.coconut_values) + 1)
     if deciding:
         tail[:NUM_FACES] = [n / game.num_dice for n in state.pool]
         tail[NUM_FACES + DECISION_PHASES.index(state.phase)] = 1.0
-    at = NUM_FACES + 3
+    at = NUM_FACES + phases
     if state.round < ROUNDS:
         tail[at + state.round] = 1.0
     at += ROUNDS
@@ -203,7 +205,7 @@ class View:
     monkey_at: list[int]  # rotated monkey slot per field, -1 if none
     pending: int  # field of the pending landing decision, -1 if none
     pool: list[int]  # dice left per face
-    phase: int  # CHOOSE_DIE, WATER or HILL_CHOICE
+    phase: int  # CHOOSE_DIE, WATER, HILL_CHOICE or CLEARING_CHOICE
     num_monkeys: int
     in_play: list[bool]  # per rotated slot
     mine: list[bool]  # per rotated slot
@@ -226,7 +228,7 @@ def decode(game: JungleSweep, obs: np.ndarray) -> View:
     slots = obs[offset : offset + MAX_MONKEYS * MONKEY_FEATURES].reshape(-1, MONKEY_FEATURES)
     offset += MAX_MONKEYS * MONKEY_FEATURES
     pool = np.rint(obs[offset : offset + NUM_FACES] * game.num_dice).astype(int).tolist()
-    phase_hot = obs[offset + NUM_FACES : offset + NUM_FACES + 3]
+    phase_hot = obs[offset + NUM_FACES : offset + NUM_FACES + len(DECISION_PHASES)]
     return View(
         terrain=terrain,
         monkey_at=monkey_at,

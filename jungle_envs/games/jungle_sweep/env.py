@@ -17,12 +17,13 @@ class JungleSweepEnv(JungleEnv):
     value wins. With two players each runs two monkeys. Full rules: docs/rules/jungle_sweep.md.
 
     ## Action Space
-    `Discrete(10)`: 0-5 take the die showing 0, 1, 2, 3, 4 or PALM; 6 enter the water
-    hole, 7 stay out of it; 8 take the hill's extra step, 9 stay on the hill. Use
-    `env.action_masks()` or `info["action_mask"]` for the legal ones.
+    `Discrete(12)`: 0-5 take the die showing 0, 1, 2, 3, 4 or PALM; 6 enter the water
+    hole, 7 stay out of it; 8 take the hill's extra step, 9 stay on the hill; 10 re-roll
+    on the clearing, 11 stay on it. Use `env.action_masks()` or `info["action_mask"]`
+    for the legal ones.
 
     ## Observation Space
-    `Box(0, 1, (328,), float32)` with the default options: the ring clockwise from the
+    `Box(0, 1, (329,), float32)` with the default options: the ring clockwise from the
     broom (terrain and monkeys per field), per-monkey status with the observer's monkey
     first, the dice pool, phase, round, player count, and the observer's own coconuts.
     Other players' coconut values are hidden. `observation_mode="dict"` gives

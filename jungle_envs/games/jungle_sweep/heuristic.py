@@ -3,7 +3,8 @@
 It reads only its own observation (decoded with ``encoding.decode``) and looks ahead with
 the engine's own movement functions. A field's safety is the chance that the broom's next
 roll falls short of it (palms are always safe). On its own turn it takes the die whose
-move ends safest; water holes and hill steps are taken when the new field is safer. With
+move ends safest; water holes and hill steps are taken when the new field is safer, and a
+clearing's re-roll when the average over the six faces beats staying on the clearing. With
 its monkey out, or when several dice are equally safe, it takes the die the next monkey in
 play would want most if that monkey is an opponent's (least, if it is its own second
 monkey in the two-player game).
@@ -19,6 +20,9 @@ from jungle_envs.games.jungle_sweep.encoding import View, decode
 from jungle_envs.games.jungle_sweep.rules import broom_reach_distribution, palm_jump, walk
 from jungle_envs.games.jungle_sweep.tables import (
     CLEARING,
+    CLEARING_CHOICE,
+    CLEARING_REROLL,
+    CLEARING_STAY,
     DIE_FACE_STEPS,
     HILL,
     HILL_CHOICE,
@@ -56,6 +60,9 @@ class JungleSweepHeuristic:
         if view.phase == HILL_CHOICE:
             better = self._landing(view, 0, view.pending, view.pending, 1) > self.safety(view, me)
             return HILL_STEP if better else HILL_STAY
+        if view.phase == CLEARING_CHOICE:
+            better = self.reroll_value(view, 0, 1) > self.safety(view, me)
+            return CLEARING_REROLL if better else CLEARING_STAY
         faces = [f for f in range(NUM_FACES) if action_mask[f]]
         if view.in_play[0] and me >= 0:
             values = {f: self.move_value(view, 0, f) for f in faces}
@@ -98,9 +105,13 @@ class JungleSweepHeuristic:
             return max(stay, self._landing(view, slot, field, step, depth + 1))
         if terrain == CLEARING and depth < 3:
             moved = _moved(view, slot, field)
-            values = [self.move_value(moved, slot, f, depth + 1) for f in range(NUM_FACES)]
-            return float(np.mean(values))
+            return max(self.safety(view, field), self.reroll_value(moved, slot, depth + 1))
         return self.safety(view, field)
+
+    def reroll_value(self, view: View, slot: int, depth: int) -> float:
+        """Expected safety after re-rolling on the clearing ``slot`` stands on."""
+        values = [self.move_value(view, slot, f, depth) for f in range(NUM_FACES)]
+        return float(np.mean(values))
 
     def _deny(self, view: View, faces: list[int]) -> int:
         """Pick among ``faces`` by what the next monkey in play would make of them."""

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
+    CLEARING_CHOICE,
     DIE_FACE_LABELS,
     GAME_OVER,
     HILL_CHOICE,
@@ -31,10 +32,14 @@ def monkey_label(game: JungleSweep, m: int) -> str:
 
 
 def render(game: JungleSweep, state: JungleSweepState, viewer: int | None = None) -> str:
-    lines = [
-        f"Jungle Sweep, {game.num_players} players | round {min(state.round + 1, ROUNDS)}/"
-        f"{ROUNDS} | dice round {state.dice_round + 1} | {PHASE_NAMES[state.phase]}"
-    ]
+    if state.phase == GAME_OVER:
+        where = f"game over after {ROUNDS} rounds"
+    else:
+        where = (
+            f"round {state.round + 1}/{ROUNDS} | dice round {state.dice_round + 1} | "
+            f"{PHASE_NAMES[state.phase]}"
+        )
+    lines = [f"Jungle Sweep, {game.num_players} players | {where}"]
     if state.ring:
         width = 4
         fields, pieces = [], []
@@ -54,7 +59,7 @@ def render(game: JungleSweep, state: JungleSweepState, viewer: int | None = None
     if state.phase != GAME_OVER and any(state.pool):
         dice = " ".join(DIE_FACE_LABELS[f] for f in range(NUM_FACES) for _ in range(state.pool[f]))
         lines.append(f"dice pool: {dice}   (held by monkey {monkey_label(game, state.active)})")
-    if state.phase in (CHOOSE_DIE, WATER, HILL_CHOICE):
+    if state.phase in (CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE):
         mover = state.mover
         lines.append(
             f"to decide: seat {mover % game.num_players} for monkey {monkey_label(game, mover)}"
@@ -66,11 +71,17 @@ def render(game: JungleSweep, state: JungleSweepState, viewer: int | None = None
     for seat in range(game.num_players):
         monkeys = list(range(seat, game.num_monkeys, game.num_players))
         values = [v for m in monkeys for v in state.coconuts[m]]
-        shown = viewer is None or viewer == seat
+        shown = viewer is None or viewer == seat or state.phase == GAME_OVER
         detail = f"value {sum(values)} {sorted(values)}" if shown else "values hidden"
         marker = "  <- you" if viewer == seat else ""
-        lines.append(f"  seat {seat}: {len(values)} coconuts, {detail}{marker}")
+        count = f"{len(values)} coconut" + ("" if len(values) == 1 else "s")
+        lines.append(f"  seat {seat}: {count}, {detail}{marker}")
     if state.phase == GAME_OVER:
-        winners = game.winners(state)
-        lines.append(f"game over: winner(s) {', '.join(f'seat {w}' for w in winners)}")
+        lines.append(f"game over: {result_text(game, state)}")
     return "\n".join(lines)
+
+
+def result_text(game: JungleSweep, state: JungleSweepState) -> str:
+    winners = game.winners(state)
+    names = ", ".join(f"seat {w}" for w in winners)
+    return f"winner: {names}" if len(winners) == 1 else f"shared win: {names}"

@@ -16,6 +16,8 @@ from jungle_envs.games.jungle_sweep.state import JungleSweepState
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
     CLEARING,
+    CLEARING_CHOICE,
+    CLEARING_REROLL,
     DIE_FACE_STEPS,
     DRAW_COCONUT,
     GAME_OVER,
@@ -207,6 +209,11 @@ def apply_action(game: JungleSweep, state: JungleSweepState, action: int) -> Non
         if action == WATER_ENTER:
             state.monkey_pos[m] = state.pending
         _finish_move(game, state)
+    elif state.phase == CLEARING_CHOICE:
+        if action == CLEARING_REROLL:
+            state.phase = REROLL  # the re-roll is chance; its move follows in apply_chance
+        else:
+            _finish_move(game, state)
     else:  # HILL_CHOICE
         if action == HILL_STEP:
             state.monkey_pos[m] = state.pending
@@ -247,7 +254,7 @@ def _land(state: JungleSweepState, m: int) -> bool:
         state.pending, state.phase = step, HILL_CHOICE
         return False
     if terrain[pos] == CLEARING:
-        state.phase = REROLL
+        state.phase = CLEARING_CHOICE
         return False
     return True
 
@@ -378,4 +385,6 @@ def legal_actions_in(state: JungleSweepState) -> list[int]:
         return [WATER_ENTER, WATER_ENTER + 1]
     if state.phase == HILL_CHOICE:
         return [HILL_STEP, HILL_STEP + 1]
+    if state.phase == CLEARING_CHOICE:
+        return [CLEARING_REROLL, CLEARING_REROLL + 1]
     return []

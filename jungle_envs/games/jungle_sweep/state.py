@@ -10,6 +10,7 @@ from jungle_envs.core.state import GameState, StateError
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
     CLEARING,
+    CLEARING_CHOICE,
     DRAW_COCONUT,
     GAME_OVER,
     HILL,
@@ -78,7 +79,7 @@ def validate(state: JungleSweepState, game: JungleSweep) -> None:
     need(all(laid[code] <= expected[code] for code in laid), "ring holds tiles not in the box")
     complete = sum(laid.values()) == sum(expected.values())
     need(complete != (phase in (SET_ASIDE, LAY_RING)), "the ring does not fit the phase")
-    decision = phase in (CHOOSE_DIE, WATER, HILL_CHOICE)
+    decision = phase in (CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE)
     need(state.pending == -1 or phase in (WATER, HILL_CHOICE), "a pending field needs a decision")
     if phase in (SET_ASIDE, LAY_RING):
         need(not any(state.pool) and state.turn == 0, "no dice before the ring is laid")
@@ -105,7 +106,7 @@ def validate(state: JungleSweepState, game: JungleSweep) -> None:
     terrain = [code if code < PALM else PALM for code in state.ring]
     here = state.monkey_pos[state.mover]
     need(here != -1, "a swept monkey has no move to finish")
-    if phase == REROLL:
+    if phase in (REROLL, CLEARING_CHOICE):
         need(terrain[here] == CLEARING, "only a monkey on the clearing re-rolls")
         return
     need(0 <= state.pending < size, "a landing decision needs a pending field")

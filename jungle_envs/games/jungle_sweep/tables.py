@@ -52,21 +52,24 @@ UNREWARDED = {3: 1, 4: 1, 5: 1, 6: 2}
 LATER_LEAVER_COCONUTS = 1
 LAST_MONKEY_COCONUTS = 2
 
-# Actions: take a die face (0-5), then the two yes/no landing decisions.
+# Actions: take a die face (0-5), then the three yes/no landing decisions.
 TAKE_DIE = tuple(range(NUM_FACES))
 WATER_ENTER, WATER_STAY, HILL_STEP, HILL_STAY = 6, 7, 8, 9
+CLEARING_REROLL, CLEARING_STAY = 10, 11
 ACTION_NAMES = (
     *(f"take die {label}" for label in DIE_FACE_LABELS),
     "enter water hole",
     "stay out of water hole",
     "take hill step",
     "stay on hill",
+    "re-roll on the clearing",
+    "stay on the clearing",
 )
 
 # Phases of the state machine. Chance phases come first.
 SET_ASIDE, LAY_RING, ROLL, REROLL, DRAW_COCONUT = range(5)
-CHOOSE_DIE, WATER, HILL_CHOICE = 5, 6, 7
-GAME_OVER = 8
+CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE = 5, 6, 7, 8
+GAME_OVER = 9
 CHANCE_PHASES = frozenset({SET_ASIDE, LAY_RING, ROLL, REROLL, DRAW_COCONUT})
 PHASE_NAMES = (
     "set aside coconuts",
@@ -77,5 +80,6 @@ PHASE_NAMES = (
     "choose a die",
     "water hole: enter or stay",
     "hill: step on or stay",
+    "clearing: re-roll or stay",
     "game over",
 )

@@ -12,8 +12,9 @@ Layout (T = 44 card types in table order, S = 6 seat slots, L = 42 tower levels)
     deck      1          cards left in the deck / cards in the game
     discards  T          cards per type in the discard pile / the most copies of any card
     top       T          one-hot: the top card of the discard pile
-    phase     9          one-hot decision: build, reinforce, attack, target player, target
-                         card, defend, trampoline target, spank, discard
+    phase     10         one-hot decision: draw a second card, build, reinforce, attack,
+                         target player, target card, defend, trampoline target, spank,
+                         discard
     attack    11+S+1+5+1 the pending attack: card one-hot, target rotated seat one-hot,
                          level / 42, defense card one-hot, redirected by a Trampoline
     discard   1          discards left this turn / 2
@@ -143,6 +144,7 @@ class View:
     towers: list[list[Level]]  # per rotated seat, bottom first
     hand_sizes: list[int]
     monkey: int
+    deck: int  # cards left in the deck
     phase: int
     attack_card: int  # NO_CARD if no attack is pending
     attack_target: int  # rotated seat, -1 if none
@@ -179,6 +181,7 @@ def decode(game: SpankTheMonkey, obs: np.ndarray) -> View:
         towers=decoded,
         hand_sizes=np.rint(seats[:n, 0] * 15).astype(int).tolist(),
         monkey=round(obs[MONKEY_AT] * 20),
+        deck=round(obs[DECK_AT] * sum(game.deck_counts)),
         phase=DECISION_PHASES[int(phase_hot.argmax())] if phase_hot.any() else -1,
         attack_card=ATTACK_TYPES[int(card_hot.argmax())] if card_hot.any() else NO_CARD,
         attack_target=int(target_hot.argmax()) if target_hot.any() else -1,

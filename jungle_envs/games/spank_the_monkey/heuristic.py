@@ -6,7 +6,9 @@ builds the junk card that brings its tower nearest the window without overshooti
 always reinforces its top card, spanks whenever it may, plays the attack with the best
 expected damage to a threatening opponent (chance of success times the height that falls,
 collapse included), defends its own tower when an attack is likely to succeed, and sends
-Trampolined attacks at the leader.
+Trampolined attacks at the leader. It takes the optional second card unless the deck is
+nearly dry and its own tower is the closest to the monkey: a dry deck ends the game with
+no winner, which only the players behind should hurry.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from jungle_envs.games.spank_the_monkey.tables import (
     CARDS,
     DEFEND,
     DISCARD,
+    DRAW_SECOND,
     GUARD_DOG,
     HAND,
     IGNORES_REINFORCEMENT,
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
 ATTACK_THRESHOLD = 0.6  # expected threat-weighted height an attack must remove
 DEFEND_THRESHOLD = 0.35  # chance of success above which an attack is worth a defense card
 P_ONE_MORE, P_ALL_ABOVE = 2 / 6, 1 / 6  # collapse roll: 4-5 one more card, 6 every card
+DRY_DECK_TURNS = 2  # "nearly dry": the deck holds at most this many cards per player
 
 
 def success_chance(card: int, level: Level, defense: int = 0) -> float:
@@ -78,6 +82,8 @@ class SpankTheMonkeyHeuristic:
         phase = view.phase
         if phase == SPANK:
             return ACTIONS.spank if ACTIONS.spank in legal else ACTIONS.no_spank
+        if phase == DRAW_SECOND:
+            return ACTIONS.draw_second if self.wants_second_card(view) else ACTIONS.no_second_draw
         if phase == BUILD_JUNK:
             return self.build(view, legal)
         if phase == BUILD_REINFORCE:
@@ -99,6 +105,12 @@ class SpankTheMonkeyHeuristic:
         if -SPANK_REACH <= gap <= 0:
             return 3.0
         return 1.0 if 0 < gap <= 3 else 0.2
+
+    def wants_second_card(self, view: View) -> bool:
+        if view.deck > DRY_DECK_TURNS * view.num_players:
+            return True
+        gaps = [abs(view.monkey - view.height(slot)) for slot in range(view.num_players)]
+        return gaps[0] > min(gaps[1:])  # behind: a dry deck (nobody wins) beats a loss
 
     def build(self, view: View, legal: set[int]) -> int:
         mine, best, best_score = view.height(0), ACTIONS.skip_build, 0.0

@@ -17,11 +17,14 @@ def hand_text(hand: list[int]) -> str:
 
 
 def render(game: SpankTheMonkey, state: SpankState, viewer: int | None = None) -> str:
-    turn = f"seat {state.player} to play" if state.player >= 0 else "dealing"
+    if state.phase == GAME_OVER:
+        status = f"game over after {state.turns} turns"
+    else:
+        turn = f"seat {state.player} to play" if state.player >= 0 else "dealing"
+        status = f"turn {state.turns}, {turn} | {PHASE_NAMES[state.phase]}"
     top = CARDS[state.discard[-1]].name if state.discard else "-"
     lines = [
-        f"Spank the Monkey, {game.num_players} players | turn {state.turns}, {turn} | "
-        f"{PHASE_NAMES[state.phase]}",
+        f"Spank the Monkey, {game.num_players} players | {status}",
         f"monkey height {state.monkey} (spank from {state.monkey} to "
         f"{state.monkey + SPANK_REACH}) | deck {sum(state.deck)} cards | discard pile "
         f"{len(state.discard)} cards, top: {top}",

@@ -40,6 +40,7 @@ from jungle_envs.games.spank_the_monkey.tables import (
     DIE,
     DISCARD,
     DRAW,
+    DRAW_SECOND,
     DRAW_TWO_AT_OR_BELOW,
     GAME_OVER,
     GUARD_DOG,
@@ -143,7 +144,7 @@ def current_player(state: SpankState) -> int:
         return state.attack[TARGET]
     if state.phase == GAME_OVER:
         return TERMINAL
-    return state.player if state.phase >= BUILD_JUNK else CHANCE
+    return state.player if state.phase >= DRAW_SECOND else CHANCE
 
 
 def chance_event(game: SpankTheMonkey, state: SpankState) -> ChanceEvent:
@@ -242,8 +243,9 @@ def continue_draws(state: SpankState) -> None:
 def start_turn(state: SpankState) -> None:
     state.turns += 1
     state.discards_left = MAX_DISCARDS
-    draws = 2 if sum(state.hands[state.player]) <= DRAW_TWO_AT_OR_BELOW else 1
-    start_draws(state, [state.player] * draws, BUILD_JUNK)
+    # A small hand may draw a second card: that choice follows the first card.
+    small = sum(state.hands[state.player]) <= DRAW_TWO_AT_OR_BELOW
+    start_draws(state, [state.player], DRAW_SECOND if small else BUILD_JUNK)
 
 
 def enter(state: SpankState, phase: int) -> None:
@@ -262,11 +264,12 @@ def enter(state: SpankState, phase: int) -> None:
 
 # What "do nothing" is in each phase, and where it leads.
 PASS_ACTION = {
-    BUILD_JUNK: ACTIONS.skip_build, BUILD_REINFORCE: ACTIONS.skip_reinforce,
-    ATTACK_CHOICE: ACTIONS.end_attacks, DEFEND: ACTIONS.no_defense, SPANK: ACTIONS.no_spank,
-    DISCARD: ACTIONS.stop_discard,
+    DRAW_SECOND: ACTIONS.no_second_draw, BUILD_JUNK: ACTIONS.skip_build,
+    BUILD_REINFORCE: ACTIONS.skip_reinforce, ATTACK_CHOICE: ACTIONS.end_attacks,
+    DEFEND: ACTIONS.no_defense, SPANK: ACTIONS.no_spank, DISCARD: ACTIONS.stop_discard,
 }  # fmt: skip
 NEXT_PHASE = {
+    DRAW_SECOND: BUILD_JUNK,
     BUILD_JUNK: BUILD_REINFORCE,
     BUILD_REINFORCE: ATTACK_CHOICE,
     ATTACK_CHOICE: SPANK,
@@ -289,8 +292,14 @@ def legal_actions(state: SpankState) -> list[int]:
             if hand[d] and (d != TRAMPOLINE or trampoline_targets(state, defender))
         ]
         return [*sorted(ACTIONS.defend[d] for d in usable), ACTIONS.no_defense]
-    if phase < BUILD_JUNK or phase == GAME_OVER:
+    if phase < DRAW_SECOND or phase == GAME_OVER:
         return []
+    if phase == DRAW_SECOND:  # not offered once the deck is empty
+        return (
+            [ACTIONS.draw_second, ACTIONS.no_second_draw]
+            if any(state.deck)
+            else [ACTIONS.no_second_draw]
+        )
     hand, n = state.hands[player], len(state.towers)
     tower = state.towers[player]
     if phase == BUILD_JUNK:
@@ -344,6 +353,8 @@ def apply_action(game: SpankTheMonkey, state: SpankState, action: int) -> None:
             enter(state, NEXT_PHASE[phase])
     elif phase == SPANK:
         state.phase = SPANK_ROLL
+    elif phase == DRAW_SECOND:
+        start_draws(state, [player], BUILD_JUNK)
     else:
         play_card(game, state, ACTIONS.card_of[action])
 

@@ -20,6 +20,7 @@ from jungle_envs.games.spank_the_monkey.tables import (
     DEFEND,
     DEFENSE_TYPES,
     DRAW,
+    DRAW_SECOND,
     GAME_OVER,
     INSPECT,
     JUNK_TYPES,
@@ -39,8 +40,8 @@ from jungle_envs.games.spank_the_monkey.tables import (
 if TYPE_CHECKING:
     from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
 
-# Draws end the deal or lead to a build or attack step.
-AFTER_DRAWS = (PICK_START, BUILD_JUNK, BUILD_REINFORCE, ATTACK_CHOICE)
+# Draws end the deal or lead to the second-card choice, a build or an attack step.
+AFTER_DRAWS = (PICK_START, DRAW_SECOND, BUILD_JUNK, BUILD_REINFORCE, ATTACK_CHOICE)
 # Fields of the pending attack (``state.attack``), empty when there is none.
 CARD, TARGET, LEVEL, DEFENSE, REDIRECTED = range(5)
 NO_CARD = -1

@@ -109,7 +109,7 @@ GUARD_DOG, TRAMPOLINE = CARD_INDEX["Guard Dog"], CARD_INDEX["Trampoline"]
 
 # --- numbers of the rulings -----------------------------------------------------------
 HAND_SIZE = 5
-DRAW_TWO_AT_OR_BELOW = 4  # hold this many or fewer at the start of a turn: draw 2
+DRAW_TWO_AT_OR_BELOW = 4  # hold this many or fewer at the start of a turn: may draw 2
 DEFAULT_MONKEY_BASE = 14  # monkey height = base - players *(tunable)*
 DEFAULT_MONKEY_FLOOR = 5  # a Banana Peel never takes the monkey lower *(tunable)*
 SPANK_REACH = 2  # a tower may be up to this much higher than the monkey
@@ -123,10 +123,12 @@ DIE = tuple(range(1, 7))
 # Chance phases
 DRAW, PICK_START, ATTACK_ROLL, COLLAPSE_ROLL, QUAKE_ROLL, INSPECT, SPANK_ROLL = range(7)
 # Decisions
-BUILD_JUNK, BUILD_REINFORCE, ATTACK_CHOICE, ATTACK_PLAYER, ATTACK_LEVEL = 7, 8, 9, 10, 11
-DEFEND, TRAMPOLINE_TARGET, SPANK, DISCARD = 12, 13, 14, 15
-GAME_OVER = 16
+DRAW_SECOND = 7
+BUILD_JUNK, BUILD_REINFORCE, ATTACK_CHOICE, ATTACK_PLAYER, ATTACK_LEVEL = 8, 9, 10, 11, 12
+DEFEND, TRAMPOLINE_TARGET, SPANK, DISCARD = 13, 14, 15, 16
+GAME_OVER = 17
 DECISION_PHASES = (
+    DRAW_SECOND,
     BUILD_JUNK,
     BUILD_REINFORCE,
     ATTACK_CHOICE,
@@ -145,6 +147,7 @@ PHASE_NAMES = (
     "earthquake roll",
     "inspection",
     "spank roll",
+    "draw a second card?",
     "build junk",
     "add reinforcement",
     "attack or special",
@@ -183,6 +186,8 @@ class ActionTable:
         def card_block(verb: str, types) -> dict[int, int]:
             return keyed(types, lambda t: f"{verb} {CARDS[t].name}")
 
+        self.draw_second = single("draw a second card")
+        self.no_second_draw = single("do not draw a second card")
         self.build = card_block("build", JUNK_TYPES)
         self.skip_build = single("build nothing")
         self.reinforce = card_block("reinforce with", REINFORCEMENT_TYPES)

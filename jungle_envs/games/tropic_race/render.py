@@ -39,11 +39,14 @@ def _cell(
 
 
 def render(game: TropicRace, state: TropicRaceState, viewer: int | None = None) -> str:
-    player = f"seat {state.player}" if state.player >= 0 else "-"
-    lines = [
-        f"Tropic Race, {game.num_players} players | to play: {player} | "
-        f"{PHASE_NAMES[state.phase]}" + (f" ({state.steps} steps)" if state.steps else ""),
-    ]
+    if state.phase == GAME_OVER:
+        status = f"game over after {state.rolls} rolls"
+    else:
+        player = f"seat {state.player}" if state.player >= 0 else "-"
+        status = f"to play: {player} | {PHASE_NAMES[state.phase]}"
+        if state.steps:
+            status += f" ({state.steps} step{'s' if state.steps > 1 else ''})"
+    lines = [f"Tropic Race, {game.num_players} players | {status}"]
     home = ", ".join(f"seat {s}: {m.count(GOAL)}" for s, m in enumerate(state.monkeys))
     lines.append(f"GOAL  {home}".center(WIDTH * SLOTS + 6))
     turtles = [TILE_TURTLES[k] if k != NO_TILE else (False, False) for k in state.slots]
