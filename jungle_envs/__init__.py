@@ -11,7 +11,7 @@ Importing the package registers every env with Gymnasium::
 from jungle_envs.core.policies import RandomPolicy, register_policy
 from jungle_envs.core.registry import env_ids, game_class, make_game, register_envs
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 register_envs()
 

@@ -155,6 +155,16 @@ def test_reinforcement_only_beside_a_top_card_without_one():
     assert state.phase == ATTACK_CHOICE  # nothing to reinforce: the step passes by itself
 
 
+def test_reinforcement_may_go_on_the_top_card_without_building_this_turn():
+    towers = {0: ["Bathtub", "Piano"]}
+    game, state = position({0: ["Duct Tape", "Old Fridge", KEEP]}, towers, phase=BUILD_JUNK)
+    play(game, state, "build nothing")
+    assert state.phase == BUILD_REINFORCE
+    play(game, state, "reinforce with Duct Tape")
+    assert state.towers[0][-1] == [card("Piano"), 0, card("Duct Tape")]  # the top card
+    assert state.towers[0][0][2] == -1 and state.phase == ATTACK_CHOICE
+
+
 def test_draw_junk_draws_a_card():
     game, state = position({0: ["Pinball Machine"]}, phase=BUILD_JUNK)
     play(game, state, "build Pinball Machine")

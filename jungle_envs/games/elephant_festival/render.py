@@ -81,8 +81,7 @@ def render(game: ElephantFestival, state: ElephantFestivalState, viewer: int | N
         status = "game over"
     else:
         status = (
-            f"bag {state.bag} tiles | bag holder: seat {state.holder} | "
-            f"{PHASE_NAMES[state.phase]}"
+            f"bag {state.bag} tiles | bag holder: seat {state.holder} | {PHASE_NAMES[state.phase]}"
         )
     lines = [f"Elephant Festival, {game.num_players} players | {status}"]
     if state.phase != GAME_OVER:

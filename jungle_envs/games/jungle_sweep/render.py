@@ -84,4 +84,4 @@ def render(game: JungleSweep, state: JungleSweepState, viewer: int | None = None
 def result_text(game: JungleSweep, state: JungleSweepState) -> str:
     winners = game.winners(state)
     names = ", ".join(f"seat {w}" for w in winners)
-    return f"winner: {names}" if len(winners) == 1 else f"shared win: {names}"
+    return f"{names} wins" if len(winners) == 1 else f"{names} share the win"

@@ -9,24 +9,26 @@ from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
 class SpankTheMonkeyEnv(JungleEnv):
     """
     ## Description
-    A card game on a junkyard. On your turn you draw, may build one junk card on your
-    tower (its effect resolves) and reinforce the top card, play any number of attack and
-    special cards against the other towers, try to spank the monkey when your tower is at
-    its height or up to two above, and discard up to two cards. An attacked player may
+    A card game on a junkyard. On your turn you draw a card (and may draw a second if you
+    held 4 or fewer), may build one junk card on your tower (its effect resolves) and
+    reinforce the top card, play any number of attack and special cards against the other
+    towers, try to spank the monkey when your tower is at its height or up to two above,
+    and discard up to two cards. An attacked player may
     answer with a defense card, so the env asks the learner for decisions on other
     players' turns too. Spanking the monkey wins; if the deck cannot feed a draw the
     monkey wins and nobody else does. Full rules and the 94-card table:
     docs/rules/spank_the_monkey.md.
 
     ## Action Space
-    `Discrete(142)`, named by card type, never by copy: build a junk card (19) or nothing;
+    `Discrete(144)`, named by card type, never by copy: draw a second card or not (offered
+    after the first card to a player who held 4 or fewer); build a junk card (19) or nothing;
     reinforce (4) or not; attack with a card (11), play a special (5) or end attacks;
     target the player k seats on (5, also used for a Trampoline); target tower level
     0-41 (42); defend with a card (5) or not; spank or not; discard a card (44) or stop.
     `game.spec.action_names` lists them; use `env.action_masks()`.
 
     ## Observation Space
-    `Box(0, 1, (2969,), float32)`: the observer's hand, every tower level by level
+    `Box(0, 1, (2970,), float32)`: the observer's hand, every tower level by level
     (height, strength, reinforcement, categories), hand sizes and tower heights, the
     monkey, the deck size, the discard pile and its top card, the phase and the pending
     attack. Other hands are hidden. Layout: `jungle_envs/games/spank_the_monkey/encoding.py`.
