@@ -1,0 +1,97 @@
+"""Where numba keeps the compiled twins, and when a cached kernel is stale.
+
+numba stamps a cached function with the hash of its own source file only, so a kernel that
+calls kernels from other files (every batch entry point does) would keep running old code
+after those files change (numba issue 1833). This locator stamps a game's kernels with one
+hash of that game's sources and the shared core, and the shared runner with the hash of
+everything: an edit recompiles what may depend on it, and nothing stale is ever loaded. The cache lives in the package's ``__pycache__`` folders
+when they are writable, else in ``NUMBA_CACHE_DIR`` or the user's cache folder.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+from pathlib import Path
+
+from numba.core import caching, config
+
+PACKAGE_DIR = Path(__file__).resolve().parents[2]
+
+
+@functools.cache
+def sources_digest(scope: str = "") -> str:
+    """One hash over the Python sources a kernel may depend on: the shared core and, for a
+    game's kernel (``scope`` = its folder), that game's files; for the shared runner
+    (``scope`` empty), every game's files. An edit to one game recompiles that game only."""
+    digest = hashlib.sha256()
+    core = sorted((PACKAGE_DIR / "core").rglob("*.py"))
+    games = PACKAGE_DIR / "games"
+    own = sorted((games / scope).rglob("*.py")) if scope else sorted(games.rglob("*.py"))
+    for path in [*core, *own]:
+        digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def scope_of(py_file: Path) -> str:
+    """The game folder a source file belongs to, or "" for shared code."""
+    parts = py_file.relative_to(PACKAGE_DIR).parts
+    return parts[1] if len(parts) > 2 and parts[0] == "games" else ""
+
+
+def user_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "jungle_envs" / "numba"
+
+
+class PackageCacheLocator(caching._CacheLocator):
+    """Caches this package's kernels, stamped with the hash of all its sources."""
+
+    def __init__(self, py_func, py_file: str, path: str) -> None:
+        self._py_file = py_file
+        self._scope = scope_of(Path(py_file).resolve())
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = path
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    def get_source_stamp(self) -> str:
+        return sources_digest(self._scope)
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func, py_file: str):
+        path = Path(py_file).resolve()
+        if PACKAGE_DIR not in path.parents:
+            return None
+        subpath = cls.get_suitable_cache_subpath(py_file)
+        candidates = [str(path.parent / "__pycache__"), str(user_cache_dir() / subpath)]
+        if config.CACHE_DIR:
+            candidates.insert(0, os.path.join(config.CACHE_DIR, subpath))
+        for folder in candidates:
+            locator = cls(py_func, py_file, folder)
+            try:
+                locator.ensure_cache_path()
+            except OSError:
+                continue
+            return locator
+        return None
+
+
+def install() -> bool:
+    """Put the locator first in numba's list; False if this numba hides that list."""
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    locators = getattr(impl, "_locator_classes", None)
+    if not isinstance(locators, list):
+        return False
+    if PackageCacheLocator not in locators:
+        locators.insert(0, PackageCacheLocator)
+    return True
+
+
+INSTALLED = install()

@@ -1,0 +1,98 @@
+"""The Python face of a game's compiled twin: its config, state rows and step-by-step calls.
+
+``Twin(game)`` loads the game's twin module (``jungle_envs/games/<game>/twin.py``), which
+builds the kernels' config from the game's options and converts between a state dataclass
+and an int32 row. Saving and loading go through the reference: ``unpack`` a row, then
+``game.state_to_json``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+from jungle_envs.core.compiled import calls
+from jungle_envs.core.game import Game
+from jungle_envs.core.state import GameState
+
+
+class TwinUnavailable(ValueError):
+    """A game or option the compiled twin cannot represent."""
+
+
+class Twin:
+    """A game's compiled twin, bound to the game's player count and options."""
+
+    def __init__(self, game: Game) -> None:
+        package = type(game).__module__.rsplit(".", 1)[0]
+        try:
+            self.module = importlib.import_module(f"{package}.twin")
+        except ModuleNotFoundError as exc:
+            raise TwinUnavailable(f"{game.spec.env_name} has no compiled twin") from exc
+        self.game = game
+        self.cfg = self.module.make_config(game)  # raises TwinUnavailable for odd options
+        self.num_players = game.num_players
+        self.num_actions = game.spec.num_actions
+        self.obs_size = game.observation_size
+        self.row_size = int(self.cfg.row_size)
+        if (self.cfg.num_actions, self.cfg.obs_size) != (self.num_actions, self.obs_size):
+            raise TwinUnavailable("the twin's action or observation size differs")
+
+    # --- state rows ----------------------------------------------------------------------
+    def new_row(self) -> np.ndarray:
+        row = np.zeros(self.row_size, dtype=np.int32)
+        calls.init_state(self.cfg, row)
+        return row
+
+    def pack(self, state: GameState, row: np.ndarray | None = None) -> np.ndarray:
+        if row is None:
+            row = np.zeros(self.row_size, dtype=np.int32)
+        row[:] = 0
+        self.module.pack(self.game, self.cfg, state, row)
+        return row
+
+    def unpack(self, row: np.ndarray) -> GameState:
+        return self.module.unpack(self.game, self.cfg, row)
+
+    # --- one rule at a time (tests and tools) -----------------------------------------------
+    def current_player(self, row: np.ndarray) -> int:
+        return int(calls.current_player(self.cfg, row))
+
+    def legal_mask(self, row: np.ndarray) -> np.ndarray:
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        calls.legal_mask(self.cfg, row, mask)
+        return mask.astype(bool)
+
+    def apply_action(self, row: np.ndarray, action: int) -> None:
+        calls.apply_action(self.cfg, row, int(action))
+
+    def sample_chance(self, row: np.ndarray, u: float) -> int:
+        return int(calls.sample_chance(self.cfg, row, float(u)))
+
+    def apply_chance(self, row: np.ndarray, outcome: int) -> None:
+        calls.apply_chance(self.cfg, row, int(outcome))
+
+    def observe(self, row: np.ndarray, seat: int) -> np.ndarray:
+        obs = np.zeros(self.obs_size, dtype=np.float32)
+        calls.observe(self.cfg, row, int(seat), obs)
+        return obs
+
+    def scores(self, row: np.ndarray) -> list[float]:
+        out = np.zeros(self.num_players)
+        calls.scores(self.cfg, row, out)
+        return out.tolist()
+
+    def returns(self, row: np.ndarray) -> list[float]:
+        out = np.zeros(self.num_players)
+        calls.returns(self.cfg, row, out)
+        return out.tolist()
+
+    def heuristic_action(self, row: np.ndarray, seat: int) -> int:
+        obs = self.observe(row, seat)
+        mask = self.legal_mask(row).astype(np.int8)
+        return int(calls.heuristic_action(self.cfg, row, int(seat), obs, mask))
+
+
+def load_twin(game: Game) -> Twin:
+    return Twin(game)

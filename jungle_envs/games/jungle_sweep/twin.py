@@ -1,0 +1,167 @@
+"""Jungle Sweep's compiled twin: the kernels' config, the state row, and registration.
+
+A state is one int32 row. Scalars come first, then fixed-capacity blocks; a list field
+keeps its length in a scalar slot. The layout (field -> offset) is built from the game's
+options and travels in the config, so one compiled kernel serves every option value.
+
+    scalars  phase round broom active dice_round turn pending ring_len leaving_len
+             awards_len, then the coconuts held per monkey (6 slots)
+    blocks   ring (ring capacity), monkey_pos (6), leaving (6), pool (6), supply (V),
+             set_aside (V), coconuts (6 x 8 values, in the order drawn), awards (8)
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from jungle_envs.core.compiled.contract import register_twin
+from jungle_envs.games.jungle_sweep import twin_rules, twin_views
+from jungle_envs.games.jungle_sweep.state import JungleSweepState
+from jungle_envs.games.jungle_sweep.tables import (
+    LAST_MONKEY_COCONUTS,
+    MAX_MONKEYS,
+    NUM_FACES,
+    PALM,
+    ROUNDS,
+    UNREWARDED,
+)
+
+SCALARS = (
+    "phase",
+    "round",
+    "broom",
+    "active",
+    "dice_round",
+    "turn",
+    "pending",
+    "ring_len",
+    "leaving_len",
+    "awards_len",
+)
+COCONUTS_PER_MONKEY = ROUNDS * LAST_MONKEY_COCONUTS  # no monkey earns more in a game
+MAX_AWARDS = LAST_MONKEY_COCONUTS + MAX_MONKEYS  # coconuts handed out in one round, at most
+
+# Named as the module attribute so that numba's cache pickles it by reference.
+JungleSweepTwinConfig = namedtuple(
+    "JungleSweepTwinConfig",
+    [
+        "num_players", "num_actions", "obs_size", "row_size",
+        "num_monkeys", "num_dice", "set_aside_count", "max_dice_rounds", "unrewarded",
+        "max_ring_size", "move_features", "total_supply",
+        "coconut_values", "initial_supply", "ring_counts", "short_of",
+        # offsets into the row
+        "phase", "round", "broom", "active", "dice_round", "turn", "pending", "ring_len",
+        "leaving_len", "awards_len", "held", "ring", "monkey_pos", "leaving", "pool",
+        "supply", "set_aside", "coconuts", "awards",
+    ],
+)  # fmt: skip
+Config = JungleSweepTwinConfig
+
+
+def make_config(game) -> Config:
+    at = {name: i for i, name in enumerate(SCALARS)}
+    size = len(SCALARS)
+    nvals = len(game.coconut_values)
+    for name, length in (
+        ("held", MAX_MONKEYS),
+        ("ring", game.max_ring_size),
+        ("monkey_pos", MAX_MONKEYS),
+        ("leaving", MAX_MONKEYS),
+        ("pool", NUM_FACES),
+        ("supply", nvals),
+        ("set_aside", nvals),
+        ("coconuts", MAX_MONKEYS * COCONUTS_PER_MONKEY),
+        ("awards", MAX_AWARDS),
+    ):
+        at[name], size = size, size + length
+    ring_counts = np.array(game._ring_counts, dtype=np.int64)  # rounds x tile codes
+    return Config(
+        num_players=game.num_players,
+        num_actions=game.spec.num_actions,
+        obs_size=game.observation_size,
+        row_size=size,
+        num_monkeys=game.num_monkeys,
+        num_dice=game.num_dice,
+        set_aside_count=game.set_aside_count,
+        max_dice_rounds=game.max_dice_rounds,
+        unrewarded=UNREWARDED[game.num_monkeys],
+        max_ring_size=game.max_ring_size,
+        move_features=bool(game.options["move_features"]),
+        total_supply=max(sum(game.initial_supply), 1),
+        coconut_values=np.array(game.coconut_values, dtype=np.int64),
+        initial_supply=np.array(game.initial_supply, dtype=np.int64),
+        ring_counts=ring_counts.reshape(ROUNDS, PALM + MAX_MONKEYS),
+        short_of=np.asarray(game._short_of, dtype=np.float64),
+        **at,
+    )
+
+
+def pack(game, cfg: Config, state: JungleSweepState, row: np.ndarray) -> None:
+    row[cfg.phase], row[cfg.round], row[cfg.broom] = state.phase, state.round, state.broom
+    row[cfg.active], row[cfg.dice_round], row[cfg.turn] = (
+        state.active,
+        state.dice_round,
+        state.turn,
+    )
+    row[cfg.pending] = state.pending
+    row[cfg.ring_len] = len(state.ring)
+    row[cfg.ring : cfg.ring + len(state.ring)] = state.ring
+    monkeys = len(state.monkey_pos)
+    row[cfg.monkey_pos : cfg.monkey_pos + monkeys] = state.monkey_pos
+    row[cfg.leaving_len] = len(state.leaving_order)
+    row[cfg.leaving : cfg.leaving + len(state.leaving_order)] = state.leaving_order
+    row[cfg.pool : cfg.pool + NUM_FACES] = state.pool
+    nvals = len(state.supply)
+    row[cfg.supply : cfg.supply + nvals] = state.supply
+    row[cfg.set_aside : cfg.set_aside + nvals] = state.set_aside
+    for m, values in enumerate(state.coconuts):
+        row[cfg.held + m] = len(values)
+        start = cfg.coconuts + m * COCONUTS_PER_MONKEY
+        row[start : start + len(values)] = values
+    row[cfg.awards_len] = len(state.awards)
+    row[cfg.awards : cfg.awards + len(state.awards)] = state.awards
+
+
+def unpack(game, cfg: Config, row: np.ndarray) -> JungleSweepState:
+    def block(at: int, length: int) -> list[int]:
+        return row[at : at + length].tolist()
+
+    monkeys, nvals = cfg.num_monkeys, len(cfg.coconut_values)
+    coconuts = [
+        block(cfg.coconuts + m * COCONUTS_PER_MONKEY, int(row[cfg.held + m]))
+        for m in range(monkeys)
+    ]
+    return JungleSweepState(
+        phase=int(row[cfg.phase]),
+        round=int(row[cfg.round]),
+        ring=block(cfg.ring, int(row[cfg.ring_len])),
+        broom=int(row[cfg.broom]),
+        monkey_pos=block(cfg.monkey_pos, monkeys),
+        leaving_order=block(cfg.leaving, int(row[cfg.leaving_len])),
+        active=int(row[cfg.active]),
+        dice_round=int(row[cfg.dice_round]),
+        pool=block(cfg.pool, NUM_FACES),
+        turn=int(row[cfg.turn]),
+        pending=int(row[cfg.pending]),
+        supply=block(cfg.supply, nvals),
+        set_aside=block(cfg.set_aside, nvals),
+        coconuts=coconuts,
+        awards=block(cfg.awards, int(row[cfg.awards_len])),
+    )
+
+
+register_twin(
+    Config,
+    init_state=twin_rules.init_state,
+    current_player=twin_rules.current_player,
+    legal_mask=twin_rules.legal_mask,
+    apply_action=twin_rules.apply_action,
+    sample_chance=twin_rules.sample_chance,
+    apply_chance=twin_rules.apply_chance,
+    observe=twin_views.observe,
+    scores=twin_rules.scores,
+    returns=twin_rules.returns,
+    heuristic_action=twin_views.heuristic_action,
+)

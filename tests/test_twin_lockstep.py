@@ -1,0 +1,27 @@
+"""The compiled twin of every game against its reference engine, in lockstep.
+
+Every game and player count plays ``GAMES_PER_COUNT`` seeded games with the same chance
+outcomes and decisions on both engines and compares everything after every step (see
+``jungle_envs.core.compiled.lockstep``). ``python -m jungle_envs.core.compiled.lockstep``
+runs the same check on many more games.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from jungle_envs.core.compiled import lockstep
+from jungle_envs.core.registry import GAMES, game_class
+
+GAMES_PER_COUNT = 200
+CASES = [
+    pytest.param(name, players, id=f"{name}-{players}p")
+    for name in GAMES
+    for players in game_class(name).spec.player_counts
+]
+
+
+@pytest.mark.parametrize("name,players", CASES)
+def test_twin_plays_every_step_like_the_reference(name, players):
+    report = lockstep.run(name, players, GAMES_PER_COUNT, first_seed=1000 * players)
+    assert report.games == GAMES_PER_COUNT and report.decisions > GAMES_PER_COUNT
