@@ -4,8 +4,9 @@ numba stamps a cached function with the hash of its own source file only, so a k
 calls kernels from other files (every batch entry point does) would keep running old code
 after those files change (numba issue 1833). This locator stamps a game's kernels with one
 hash of that game's sources and the shared core, and the shared runner with the hash of
-everything: an edit recompiles what may depend on it, and nothing stale is ever loaded. The cache lives in the package's ``__pycache__`` folders
-when they are writable, else in ``NUMBA_CACHE_DIR`` or the user's cache folder.
+everything: an edit recompiles what may depend on it, and nothing stale is ever loaded.
+The cache lives in the package's ``__pycache__`` folders when they are writable, else in
+``NUMBA_CACHE_DIR`` or the user's cache folder.
 """
 
 from __future__ import annotations

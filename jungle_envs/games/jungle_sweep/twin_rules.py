@@ -164,7 +164,7 @@ def tiles_left(cfg, s):
 @kernel
 def sample_chance(cfg, s, u):
     phase = s[cfg.phase]
-    if phase == ROLL or phase == REROLL:
+    if phase in (ROLL, REROLL):
         return int(u * NUM_FACES)
     if phase == LAY_RING:
         return draw_from_counts(tiles_left(cfg, s), u)

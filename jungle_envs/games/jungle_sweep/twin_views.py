@@ -61,9 +61,7 @@ TIE = 1e-9
 @kernel(inline=True)
 def deciding(s, cfg):
     phase = s[cfg.phase]
-    return (
-        phase == CHOOSE_DIE or phase == WATER or phase == HILL_CHOICE or (phase == CLEARING_CHOICE)
-    )
+    return phase in (CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE)
 
 
 @kernel(inline=True)
