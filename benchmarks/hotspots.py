@@ -2,7 +2,8 @@
 
     python -m benchmarks.hotspots [--env ID] [--players 4] [--steps 20000] [--top 8]
 
-Plays ``--steps`` learner steps of the Gymnasium env with random opponents and a random
+Plays ``--steps`` learner steps of the Gymnasium env on the Python reference engine (the
+compiled engine is one opaque call to cProfile) with random opponents and a random
 legal learner action (the loop of ``benchmarks.step_speed``'s env column) under cProfile
 and prints, per env, the share of the profiled time spent inside each of the ``--top``
 functions (own time, callees excluded). cProfile slows pure-Python code unevenly, so read
@@ -22,7 +23,8 @@ import jungle_envs
 
 
 def random_play(env_id: str, players: int, steps: int, seed: int = 0) -> None:
-    env = gym.make(env_id, num_players=players, opponents="random")
+    # The Python reference engine: the compiled one shows up as a single opaque call.
+    env = gym.make(env_id, num_players=players, opponents="random", engine="reference")
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
     for _ in range(steps):

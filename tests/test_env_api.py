@@ -27,12 +27,31 @@ def play(env, seed, rng=None):
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
-def test_make_registers_a_step_limit_and_keeps_action_masks_reachable(env_id):
+def test_make_returns_the_env_with_its_step_limit_and_action_masks(env_id):
     env = gym.make(env_id)
-    assert env.spec.max_episode_steps == env.unwrapped.game.spec.max_decisions
+    assert env.unwrapped is env  # no wrapper hides action_masks()
+    assert env.step_limit == env.game.spec.max_decisions
     _, info = env.reset(seed=0)
     np.testing.assert_array_equal(env.action_masks(), info["action_mask"].astype(bool))
     assert env.get_wrapper_attr("action_masks")().dtype == bool
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_step_limit_truncates_the_episode_and_then_needs_a_reset(env_id, engine):
+    env = gym.make(env_id, num_players=4, step_limit=2, engine=engine, skip_forced_actions=False)
+    _, info = env.reset(seed=3)
+    flags = []
+    for _ in range(2):
+        _, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        flags.append((terminated, truncated))
+    assert flags == [(False, False), (False, True)]
+    assert "scores" not in info  # the game did not end, only the episode
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env.reset()
+    with pytest.raises(ValueError, match="step_limit"):
+        gym.make(env_id, step_limit=0)
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)

@@ -9,10 +9,18 @@ import gymnasium as gym
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.monitor import Monitor
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 import jungle_envs  # noqa: F401  (registers the envs)
 from training.config import DEFAULTS
+
+BUILT_IN_OPPONENTS = ("random", "heuristic")
+
+
+def built_in(opponents: Any) -> bool:
+    """Whether every opponent is one the compiled engine plays itself."""
+    specs = opponents if isinstance(opponents, (list, tuple)) else [opponents]
+    return all(isinstance(s, str) and s in BUILT_IN_OPPONENTS for s in specs)
 
 
 def make_vec_env(
@@ -20,10 +28,32 @@ def make_vec_env(
     n_envs: int = 4,
     seed: int = 0,
     subprocess: bool = False,
+    vectorization: str = "auto",
     **env_kwargs: Any,
 ) -> VecEnv:
-    """``n_envs`` copies of the env, each seeded ``seed + i``; masks pass through
-    ``env_method("action_masks")``, which is what MaskablePPO calls on a vector env."""
+    """``n_envs`` copies of the env, each seeded ``seed + i``; MaskablePPO reads the masks
+    through ``env_method("action_masks")``.
+
+    ``vectorization="auto"`` steps them all in one compiled call (``CompiledVecEnv``) when
+    every opponent is built in (random, heuristic) and the game has a compiled twin;
+    otherwise, and with ``"python"``, each env is a Gymnasium env of its own, in worker
+    processes when ``subprocess`` is set. ``"compiled"`` insists on the compiled one."""
+    if vectorization not in ("auto", "compiled", "python"):
+        raise ValueError(f"vectorization={vectorization!r}; allowed: auto, compiled, python")
+    opponents = env_kwargs.get("opponents", "random")
+    engine = env_kwargs.get("engine", "auto")
+    if vectorization == "compiled" or (
+        vectorization == "auto" and built_in(opponents) and engine != "reference"
+    ):
+        from jungle_envs.core.compiled.engine import TwinUnavailable
+        from jungle_envs.sb3 import CompiledVecEnv
+
+        kwargs = {k: v for k, v in env_kwargs.items() if k != "engine"}
+        try:
+            return VecMonitor(CompiledVecEnv(env_id, n_envs, seed=seed, **kwargs))
+        except TwinUnavailable:
+            if vectorization == "compiled":
+                raise
 
     def factory(rank: int):
         def make() -> gym.Env:

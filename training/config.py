@@ -21,6 +21,9 @@ DEFAULTS: dict[str, Any] = {
     "opponents": "random",  # a name, a model path, a list per seat, or "self"
     "timesteps": 1_000_000,
     "n_envs": 2,
+    # auto: one compiled vector env when every opponent is built in, else one Gymnasium env
+    # per worker process; python: always the latter; compiled: always the former
+    "vec_env": "auto",
     "seed": 0,
     "eval": {"freq": 50_000, "games": 200, "opponents": "random"},
     "checkpoint_freq": 50_000,

@@ -163,6 +163,7 @@ def main(argv: list[str] | None = None) -> Path:
         n_envs=config["n_envs"],
         seed=config["seed"] + 1000 * session,
         subprocess=config["n_envs"] > 1,
+        vectorization=config["vec_env"],
         opponents=opponents_for(config, out),
         **env_kwargs,
     )
@@ -170,6 +171,7 @@ def main(argv: list[str] | None = None) -> Path:
         config["env"],
         n_envs=1,
         seed=config["seed"] + 10_000,
+        vectorization="python",
         opponents=config["eval"]["opponents"],
         **env_kwargs,
     )

@@ -2,7 +2,9 @@
 
 The env wraps a ``Game``: ``reset`` deals a game and plays chance events and opponents
 until the learner must decide; ``step`` applies the learner's action and does the same
-again. Every game's env subclass only names its game and documents it.
+again. The game runs on its compiled twin when it has one (``engine="auto"``), else on the
+Python reference engine (``core/engines.py``); both behave the same to the caller. Every
+game's env subclass only names its game and documents it.
 """
 
 from __future__ import annotations
@@ -13,14 +15,11 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from jungle_envs.core.game import (
-    CHANCE,
-    TERMINAL,
-    Game,
-    IllegalActionError,
-    check_action_index,
-)
+from jungle_envs.core.engines import CompiledEngine, OpponentError, ReferenceEngine
+from jungle_envs.core.game import Game, IllegalActionError, check_action_index
 from jungle_envs.core.policies import seat_policies
+
+__all__ = ["JungleEnv", "OpponentError", "UnsupportedRenderMode"]
 
 ENV_OPTIONS = {
     "num_players": "number of seats (see the game's range)",
@@ -31,12 +30,16 @@ ENV_OPTIONS = {
     "illegal_action": "'lose' (end the episode with -1) or 'raise'",
     "reward": "'win' (+1 sole win, 0 shared/no winner, -1 loss) or 'score' (score gained)",
     "skip_forced_actions": "play the learner's only legal action automatically (default True)",
+    "engine": "'auto' (the compiled twin when the game has one), 'compiled' or 'reference'",
+    "step_limit": "learner decisions after which an episode is truncated (default: the "
+    "game's bound; None: never)",
 }
 CHOICES = {
     "observation_mode": ("flat", "dict"),
     "illegal_action": ("lose", "raise"),
     "reward": ("win", "score"),
     "render_mode": (None, "ansi", "human"),
+    "engine": ("auto", "compiled", "reference"),
 }
 MAX_RESETS_WITHOUT_DECISION = 100
 
@@ -47,10 +50,6 @@ class UnsupportedRenderMode(ValueError, TypeError):
     Also a TypeError so callers that probe render modes keep working: Stable-Baselines3's
     ``make_vec_env`` asks for ``"rgb_array"`` and retries without it on a TypeError.
     """
-
-
-class OpponentError(RuntimeError):
-    """An opponent policy answered with an action that is not legal."""
 
 
 class JungleEnv(gym.Env):
@@ -69,6 +68,8 @@ class JungleEnv(gym.Env):
         illegal_action: str = "lose",
         reward: str = "win",
         skip_forced_actions: bool = True,
+        engine: str = "auto",
+        step_limit: int | None = -1,
         **game_options: Any,
     ) -> None:
         spec = self.game_class.spec
@@ -84,6 +85,7 @@ class JungleEnv(gym.Env):
             ("illegal_action", illegal_action),
             ("reward", reward),
             ("render_mode", render_mode),
+            ("engine", engine),
         ):
             if value not in CHOICES[name]:
                 error = UnsupportedRenderMode if name == "render_mode" else ValueError
@@ -123,14 +125,12 @@ class JungleEnv(gym.Env):
         else:
             self.observation_space = flat
 
-        self.state = None
+        self.engine = make_engine(game, engine, self.skip_forced_actions, reward == "score")
+        self.step_limit = check_step_limit(step_limit, spec.max_decisions)
         self.agent_seat = 0
-        self._opponents: dict[int, Any] = {}
-        self._needs_obs: dict[int, bool] = {}
+        self._steps = 0
+        self._started = False
         self._opponent_rng = np.random.default_rng()
-        self._mask = np.ones(n_actions, dtype=bool)
-        self._done = False
-        self._last_score = 0.0
 
     # --- Gymnasium API ----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -143,118 +143,85 @@ class JungleEnv(gym.Env):
             self.agent_seat = int(self.np_random.integers(self.num_players))
         else:
             self.agent_seat = int(self.agent_seat_option)
-        self._opponents = self._resolve_opponents(self.agent_seat)
-        self._needs_obs = {
-            seat: getattr(policy, "uses_observation", True)
-            for seat, policy in self._opponents.items()
-        }
-        for policy in {id(p): p for p in self._opponents.values()}.values():
+        opponents = self._resolve_opponents(self.agent_seat)
+        for policy in {id(p): p for p in opponents.values()}.values():
             if hasattr(policy, "start_episode"):  # e.g. a self-play pool picks its player
                 policy.start_episode(self._opponent_rng)
         for _ in range(MAX_RESETS_WITHOUT_DECISION):
-            self.state = self.game.new_state()
-            self._done = False
-            self._last_score = 0.0
-            self._advance()
-            if not self._done:
+            if self.engine.new_episode(
+                self.agent_seat, opponents, self.np_random, self._opponent_rng
+            ):
                 break
         else:
             raise RuntimeError("no game gave the learner a decision")
-        if self.reward_mode == "score":
-            self._last_score = self._score()
+        self._started = True
+        self._steps = 0
         return self._observation(), self._info()
 
     def step(self, action: Any):
-        if self.state is None:
+        if not self._started:
             raise RuntimeError("call reset() before step()")
-        if self._done:
+        engine = self.engine
+        if engine.done:
             raise RuntimeError("the episode is over; call reset() before step()")
         action = check_action_index(action, self.action_space.n)
-        if not self._mask[action]:
-            legal = self.game.describe_actions(np.flatnonzero(self._mask).tolist())
+        if not engine.mask[action]:
+            legal = self.game.describe_actions(np.flatnonzero(engine.mask).tolist())
             message = (
                 f"action {action} ({self.game.spec.action_names[action]}) is not legal for "
                 f"seat {self.agent_seat}; legal: {legal}"
             )
             if self.illegal_action == "raise":
                 raise IllegalActionError(message)
-            self._done = True
+            engine.done = True
             info = self._info()
             info.update(illegal_action=True, illegal_action_message=message)
             return self._observation(), -1.0, True, False, info
-        self.game._apply_action(self.state, action)
-        self._advance()
-        if self.reward_mode == "score":
-            score = self._score()
-            reward, self._last_score = score - self._last_score, score
-        else:
-            reward = self.game.returns(self.state)[self.agent_seat] if self._done else 0.0
-        return self._observation(), float(reward), self._done, False, self._info()
+        reward = engine.step(action)
+        self._steps += 1
+        truncated = (
+            not engine.done and self.step_limit is not None and self._steps >= self.step_limit
+        )
+        if truncated:
+            engine.done = True  # the episode is over; the game itself is not
+            return self._observation(), reward, False, True, self._info(final=False)
+        return self._observation(), reward, engine.done, False, self._info()
 
     def action_masks(self) -> np.ndarray:
         """Bool mask of legal actions (what sb3-contrib's MaskablePPO reads)."""
-        return self._mask.copy()
+        return np.array(self.engine.mask, dtype=bool)
+
+    @property
+    def state(self):
+        """The game's state (on the compiled engine, a snapshot: changing it changes
+        nothing); None before the first reset."""
+        return self.engine.state
 
     def render(self) -> str | None:
-        if self.state is None or self.render_mode is None:
+        if not self._started or self.render_mode is None:
             return None
-        viewer = None if self._done else self.agent_seat
-        text = self.game.render(self.state, viewer)
+        viewer = None if self.engine.done else self.agent_seat
+        text = self.game.render(self.engine.state, viewer)
         if self.render_mode == "human":
             print(text)
             return None
         return text
 
     # --- internals --------------------------------------------------------------------
-    def _advance(self) -> None:
-        """Play chance and opponents until the learner must decide or the game ends."""
-        game, state = self.game, self.state
-        while True:
-            player = game.current_player(state)
-            if player == CHANCE:
-                game._apply_chance(state, game.sample_chance(state, self.np_random))
-                continue
-            if player == TERMINAL:
-                self._done = True
-                self._mask = np.ones(self.action_space.n, dtype=bool)
-                return
-            mask = game.legal_mask(state)
-            if player == self.agent_seat:
-                if self.skip_forced_actions and mask.sum() == 1:
-                    game._apply_action(state, int(mask.argmax()))
-                    continue
-                self._mask = mask
-                return
-            policy = self._opponents[player]
-            obs = game.observe(state, player) if self._needs_obs[player] else None
-            action = policy.act(obs, mask, self._opponent_rng)
-            try:
-                action = check_action_index(action, self.action_space.n)
-            except ValueError as exc:
-                raise OpponentError(f"opponent in seat {player}: {exc}") from None
-            if not mask[action]:
-                raise OpponentError(
-                    f"opponent in seat {player} chose illegal action {action}; legal: "
-                    f"{game.describe_actions(np.flatnonzero(mask).tolist())}"
-                )
-            game._apply_action(state, action)
-
-    def _score(self) -> float:
-        return float(self.game.scores(self.state)[self.agent_seat])
-
     def _observation(self):
-        obs = self.game.observe(self.state, self.agent_seat)
+        obs = self.engine.observation()
         if self.observation_mode == "dict":
-            return {"observation": obs, "action_mask": self._mask.astype(np.int8)}
+            return {"observation": obs, "action_mask": self.engine.mask.astype(np.int8)}
         return obs
 
-    def _info(self) -> dict[str, Any]:
+    def _info(self, final: bool = True) -> dict[str, Any]:
+        engine = self.engine
         info: dict[str, Any] = {
-            "action_mask": self._mask.astype(np.int8),
+            "action_mask": engine.mask.astype(np.int8),
             "agent_seat": self.agent_seat,
         }
-        if self._done:
-            game, state = self.game, self.state
+        if engine.done and final:
+            game, state = self.game, engine.state
             info["scores"] = game.scores(state)
             info["winners"] = game.winners(state)
             info["returns"] = game.returns(state)
@@ -262,15 +229,30 @@ class JungleEnv(gym.Env):
         return info
 
 
-class ActionMaskAccess(gym.Wrapper, gym.utils.RecordConstructorArgs):
-    """Outermost wrapper ``gymnasium.make`` adds so ``env.action_masks()`` still works.
+def check_step_limit(step_limit: Any, default: int) -> int | None:
+    """-1 means the game's own bound on a seat's decisions; None means no limit."""
+    if step_limit is None:
+        return None
+    if isinstance(step_limit, bool) or not isinstance(step_limit, (int, np.integer)):
+        raise ValueError(f"step_limit must be an int >= 1, -1 or None, got {step_limit!r}")
+    if step_limit == -1:
+        return default
+    if step_limit < 1:
+        raise ValueError(f"step_limit must be an int >= 1, -1 or None, got {step_limit!r}")
+    return int(step_limit)
 
-    Gymnasium's own wrappers (TimeLimit, OrderEnforcing) do not forward methods.
-    """
 
-    def __init__(self, env: gym.Env) -> None:
-        gym.utils.RecordConstructorArgs.__init__(self)
-        gym.Wrapper.__init__(self, env)
+def make_engine(game: Game, engine: str, skip_forced: bool, score_reward: bool):
+    """The compiled twin for "auto" (when the game and its options have one) and
+    "compiled" (or an error saying why not); the Python reference otherwise."""
+    if engine == "reference":
+        return ReferenceEngine(game, skip_forced, score_reward)
+    from jungle_envs.core.compiled.engine import Twin, TwinUnavailable
 
-    def action_masks(self) -> np.ndarray:
-        return self.env.get_wrapper_attr("action_masks")()
+    try:
+        twin = Twin(game)
+    except TwinUnavailable:
+        if engine == "compiled":
+            raise
+        return ReferenceEngine(game, skip_forced, score_reward)
+    return CompiledEngine(game, skip_forced, score_reward, twin)

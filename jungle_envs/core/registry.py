@@ -6,7 +6,6 @@ import importlib
 from typing import Any
 
 import gymnasium as gym
-from gymnasium.envs.registration import WrapperSpec
 
 from jungle_envs.core.game import Game
 
@@ -18,12 +17,6 @@ GAMES: dict[str, str] = {
     "SpankTheMonkey": "jungle_envs.games.spank_the_monkey",
     "ElephantFestival": "jungle_envs.games.elephant_festival",
 }
-
-ACTION_MASK_WRAPPER = WrapperSpec(
-    name="ActionMaskAccess",
-    entry_point="jungle_envs.core.env:ActionMaskAccess",
-    kwargs={},
-)
 
 
 def game_class(name: str) -> type[Game]:
@@ -44,6 +37,11 @@ def env_ids() -> list[str]:
 
 
 def register_envs() -> None:
+    """Register every game. ``gymnasium.make`` returns the env itself, not wrapped: it
+    enforces its own step limit (``step_limit``, by default the game's bound on a seat's
+    decisions) and call order, so ``env.action_masks()`` works on what ``make`` returns,
+    and ``make_vec(..., vectorization_mode="vector_entry_point")`` (a Gymnasium mode that
+    refuses extra wrappers) gives the compiled vector env."""
     for name, package in GAMES.items():
         env_id = f"jungle_envs/{name}-v0"
         if env_id in gym.registry:
@@ -51,6 +49,7 @@ def register_envs() -> None:
         gym.register(
             id=env_id,
             entry_point=f"{package}.env:ENV",
-            max_episode_steps=game_class(name).spec.max_decisions,
-            additional_wrappers=(ACTION_MASK_WRAPPER,),
+            vector_entry_point=f"{package}.env:VECTOR_ENV",
+            order_enforce=False,
+            disable_env_checker=True,
         )

@@ -19,7 +19,7 @@ from jungle_envs.core.compiled.rng import CHANCE_STREAM, OPPONENT_STREAM, below,
 
 # Who plays a seat other than the learner's.
 EXTERNAL, RANDOM, HEURISTIC = 0, 1, 2
-# What ``advance`` stopped for.
+# What ``advance`` stopped for; EXTERNAL_TURN + k: the opponent in seat k lives in Python.
 LEARNER, DONE, EXTERNAL_TURN = 0, 1, 2
 MAX_RESETS_WITHOUT_DECISION = 100
 
@@ -80,7 +80,7 @@ def advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask):
             game.apply_action(cfg, s, game.heuristic_action(cfg, s, player, obs, mask))
         else:
             game.observe(cfg, s, player, obs)
-            return EXTERNAL_TURN
+            return EXTERNAL_TURN + player
 
 
 @kernel
@@ -98,6 +98,15 @@ def env_reset(cfg, s, streams, seat_option, kinds, relative, skip_forced, obs, m
 
 
 @kernel
+def start_episode(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask, scores):
+    """A fresh game played on until someone outside the kernel acts (single env)."""
+    game.init_state(cfg, s)
+    status = advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask)
+    game.scores(cfg, s, scores)
+    return status
+
+
+@kernel
 def env_step(cfg, s, streams, learner, kinds, relative, skip_forced, action, obs, mask):
     """Apply the action of whoever must act (learner or external opponent) and advance."""
     game.apply_action(cfg, s, action)
@@ -107,13 +116,14 @@ def env_step(cfg, s, streams, learner, kinds, relative, skip_forced, action, obs
 @kernel
 def learner_reward(cfg, s, learner, status, score_reward, scores, results):
     """The learner's reward for the step that just ended with ``status``: the score gained
-    (``scores`` holds every seat's score before the step and is updated) or, at the end,
-    its return (``results`` gets every seat's return)."""
+    (``scores`` holds every seat's score before the step; updated with the score reward
+    and at the end) or, at the end, its return (``results`` gets every seat's return)."""
     reward = 0.0
-    if score_reward:
+    if score_reward or status == DONE:
         last = scores[learner]
         game.scores(cfg, s, scores)
-        reward = scores[learner] - last
+        if score_reward:
+            reward = scores[learner] - last
     if status == DONE:
         game.returns(cfg, s, results)
         if not score_reward:
@@ -127,7 +137,7 @@ def step_and_reward(cfg, s, streams, learner, kinds, relative, skip_forced, scor
     """``env_step``, then the learner's reward unless an external opponent must act first
     (call again with its action; the reward then covers the whole step)."""
     status = env_step(cfg, s, streams, learner, kinds, relative, skip_forced, action, obs, mask)
-    if status == EXTERNAL_TURN:
+    if status >= EXTERNAL_TURN:
         return status, 0.0
     return status, learner_reward(cfg, s, learner, status, score_reward, scores, results)
 
@@ -153,6 +163,18 @@ def batch_reset(cfg, S, streams, learners, seat_option, kinds, relative, skip_fo
 
 
 @kernel(parallel=True)
+def batch_reset_where(cfg, S, streams, learners, seat_option, kinds, relative, skip_forced,
+                      obs, masks, scores, steps, which, ok):  # fmt: skip
+    """Reset the envs where ``which`` is set (same-step autoreset, as Stable-Baselines3's
+    vector envs do it)."""
+    for i in prange(S.shape[0]):
+        if which[i]:
+            ok[i] = _reset_one(cfg, S, streams, learners, seat_option, kinds, relative,
+                               skip_forced, obs, masks, scores, i)  # fmt: skip
+            steps[i] = 0
+
+
+@kernel(parallel=True)
 def batch_step(cfg, S, streams, learners, seat_option, kinds, relative, skip_forced,
                score_reward, max_steps, actions, obs, masks, scores, rewards, terminated,
                truncated, illegal, ended, steps, results, ok):  # fmt: skip
@@ -171,6 +193,7 @@ def batch_step(cfg, S, streams, learners, seat_option, kinds, relative, skip_for
         if action < 0 or action >= masks.shape[1] or masks[i, action] == 0:
             rewards[i], terminated[i], illegal[i], ended[i] = -1.0, True, True, True
             results[i, :] = 0.0
+            game.scores(cfg, S[i], scores[i])
             continue
         status = env_step(cfg, S[i], streams[i], learner, kinds, relative, skip_forced, action,
                           obs[i], masks[i])  # fmt: skip

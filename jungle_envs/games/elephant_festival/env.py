@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jungle_envs.core.compiled.vector import CompiledVectorEnv
 from jungle_envs.core.env import JungleEnv
 from jungle_envs.games.elephant_festival.game import ElephantFestival
 
@@ -49,4 +50,11 @@ class ElephantFestivalEnv(JungleEnv):
     game_class = ElephantFestival
 
 
+class ElephantFestivalVectorEnv(CompiledVectorEnv):
+    """Many games stepped together by the compiled twin (see ``CompiledVectorEnv``)."""
+
+    game_class = ElephantFestival
+
+
 ENV = ElephantFestivalEnv
+VECTOR_ENV = ElephantFestivalVectorEnv

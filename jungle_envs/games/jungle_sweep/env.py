@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jungle_envs.core.compiled.vector import CompiledVectorEnv
 from jungle_envs.core.env import JungleEnv
 from jungle_envs.games.jungle_sweep.game import JungleSweep
 
@@ -55,4 +56,11 @@ class JungleSweepEnv(JungleEnv):
     game_class = JungleSweep
 
 
+class JungleSweepVectorEnv(CompiledVectorEnv):
+    """Many games stepped together by the compiled twin (see ``CompiledVectorEnv``)."""
+
+    game_class = JungleSweep
+
+
 ENV = JungleSweepEnv
+VECTOR_ENV = JungleSweepVectorEnv

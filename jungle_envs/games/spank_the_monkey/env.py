@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jungle_envs.core.compiled.vector import CompiledVectorEnv
 from jungle_envs.core.env import JungleEnv
 from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
 
@@ -53,4 +54,11 @@ class SpankTheMonkeyEnv(JungleEnv):
     game_class = SpankTheMonkey
 
 
+class SpankTheMonkeyVectorEnv(CompiledVectorEnv):
+    """Many games stepped together by the compiled twin (see ``CompiledVectorEnv``)."""
+
+    game_class = SpankTheMonkey
+
+
 ENV = SpankTheMonkeyEnv
+VECTOR_ENV = SpankTheMonkeyVectorEnv

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from jungle_envs.core.compiled.vector import CompiledVectorEnv
 from jungle_envs.core.env import JungleEnv
 from jungle_envs.games.tropic_race.game import TropicRace
 
@@ -54,4 +55,11 @@ class TropicRaceEnv(JungleEnv):
     game_class = TropicRace
 
 
+class TropicRaceVectorEnv(CompiledVectorEnv):
+    """Many games stepped together by the compiled twin (see ``CompiledVectorEnv``)."""
+
+    game_class = TropicRace
+
+
 ENV = TropicRaceEnv
+VECTOR_ENV = TropicRaceVectorEnv

@@ -1,0 +1,265 @@
+"""A Gymnasium vector env that steps every game of a batch in one compiled call.
+
+The states of all ``num_envs`` games are rows of one int32 array; ``step`` makes one call
+of a numba kernel that runs over the rows in parallel threads (``num_threads``, default:
+every core numba sees), playing chance, the built-in opponents (``"random"``,
+``"heuristic"``) and the learner's action, and writing observations, masks, rewards and
+flags straight into preallocated arrays. No process is started and nothing is pickled::
+
+    envs = gymnasium.make_vec("jungle_envs/TropicRace-v0", num_envs=1024,
+                              vectorization_mode="vector_entry_point", num_players=4)
+    obs, info = envs.reset(seed=0)         # env i seeded seed + i
+    obs, rewards, terminated, truncated, info = envs.step(actions)
+    envs.action_masks()                    # bool, (num_envs, num_actions)
+
+Autoreset is Gymnasium's default, next-step: the step after an episode ends resets that
+env and ignores its action (reward 0). ``info`` holds ``action_mask`` (int8, n x A) and
+``agent_seat`` every step; ``scores``, ``returns`` (n x players, float) and
+``illegal_action`` where an episode ended, each with Gymnasium's ``_key`` mask. With
+``copy=False`` the returned arrays are the env's own buffers, overwritten by the next step
+(what a trainer that copies them anyway wants).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+
+from jungle_envs.core.compiled import runner
+from jungle_envs.core.compiled.engine import Twin
+from jungle_envs.core.compiled.rng import stream_state
+from jungle_envs.core.game import Game
+
+BUILT_IN = {"random": runner.RANDOM, "heuristic": runner.HEURISTIC}
+
+
+def opponent_kinds(opponents: Any, num_players: int) -> tuple[np.ndarray, bool]:
+    """Built-in opponent names -> (kinds, relative): by seats after the learner, or by
+    absolute seat for a list of one entry per seat (the learner's may be None)."""
+
+    def kind(spec: Any) -> int:
+        if isinstance(spec, str) and spec in BUILT_IN:
+            return BUILT_IN[spec]
+        raise ValueError(
+            f"the compiled vector env plays built-in opponents only ({sorted(BUILT_IN)}); "
+            f"got {spec!r}. For models or callables use gymnasium.make_vec(..., "
+            "vectorization_mode='sync') or jungle_envs.vector.BatchedVectorEnv"
+        )
+
+    kinds = np.zeros(num_players, dtype=np.int8)
+    if isinstance(opponents, (list, tuple)):
+        if len(opponents) == num_players - 1:
+            kinds[1:] = [kind(s) for s in opponents]
+            return kinds, True
+        if len(opponents) == num_players:
+            if any(s is None for s in opponents):
+                raise ValueError("a per-seat list of opponents needs every seat filled")
+            return np.array([kind(s) for s in opponents], dtype=np.int8), False
+        raise ValueError(
+            f"a list of opponents needs {num_players - 1} entries (seats after the learner) "
+            f"or {num_players} (one per seat); got {len(opponents)}"
+        )
+    kinds[1:] = kind(opponents)
+    return kinds, True
+
+
+class CompiledVectorEnv(gym.vector.VectorEnv):
+    """``num_envs`` games of one kind, stepped together by the compiled twin."""
+
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+    game_class: ClassVar[type[Game]]
+
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int | None = None,
+        opponents: Any = "random",
+        agent_seat: int | str = "random",
+        observation_mode: str = "flat",
+        illegal_action: str = "lose",
+        reward: str = "win",
+        skip_forced_actions: bool = True,
+        step_limit: int | None = -1,
+        num_threads: int | None = None,
+        copy: bool = True,
+        **game_options: Any,
+    ) -> None:
+        from jungle_envs.core.env import CHOICES, check_step_limit
+
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        for name, value in (
+            ("observation_mode", observation_mode),
+            ("illegal_action", illegal_action),
+            ("reward", reward),
+        ):
+            if value not in CHOICES[name]:
+                raise ValueError(f"{name}={value!r} is not one of {list(CHOICES[name])}")
+        game = self.game_class(num_players, **game_options)
+        self.game, self.twin = game, Twin(game)
+        n, spec = game.num_players, game.spec
+        if agent_seat != "random" and (
+            isinstance(agent_seat, bool) or not isinstance(agent_seat, int) or agent_seat >= n
+            or agent_seat < 0
+        ):  # fmt: skip
+            raise ValueError(f"agent_seat must be 'random' or a seat in 0..{n - 1}")
+        self.kinds, self.relative = opponent_kinds(opponents, n)
+        self.seat_option = -1 if agent_seat == "random" else int(agent_seat)
+        self.num_envs = num_envs
+        self.observation_mode, self.illegal_action = observation_mode, illegal_action
+        self.score_reward = reward == "score"
+        self.skip_forced = bool(skip_forced_actions)
+        limit = check_step_limit(step_limit, spec.max_decisions)
+        self.max_steps = limit if limit is not None else np.iinfo(np.int64).max
+        self.num_threads = resolve_threads(num_threads)
+        self.copy = copy
+
+        flat = spaces.Box(0.0, 1.0, (game.observation_size,), np.float32)
+        mask_space = spaces.Box(0, 1, (spec.num_actions,), np.int8)
+        self.single_observation_space = (
+            spaces.Dict({"observation": flat, "action_mask": mask_space})
+            if observation_mode == "dict"
+            else flat
+        )
+        self.single_action_space = spaces.Discrete(spec.num_actions)
+        self.observation_space = gym.vector.utils.batch_space(
+            self.single_observation_space, num_envs
+        )
+        self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
+
+        self._rows = np.zeros((num_envs, self.twin.row_size), dtype=np.int32)
+        self._streams = np.zeros((num_envs, 2), dtype=np.uint64)
+        self._learners = np.zeros(num_envs, dtype=np.int64)
+        self._obs = np.zeros((num_envs, game.observation_size), dtype=np.float32)
+        self._masks = np.zeros((num_envs, spec.num_actions), dtype=np.int8)
+        self._scores = np.zeros((num_envs, n))
+        self._results = np.zeros((num_envs, n))
+        self._rewards = np.zeros(num_envs)
+        self._terminated = np.zeros(num_envs, dtype=np.bool_)
+        self._truncated = np.zeros(num_envs, dtype=np.bool_)
+        self._illegal = np.zeros(num_envs, dtype=np.bool_)
+        self._ended = np.zeros(num_envs, dtype=np.bool_)
+        self._steps = np.zeros(num_envs, dtype=np.int64)
+        self._ok = np.ones(num_envs, dtype=np.bool_)
+        self._started = False
+
+    # --- Gymnasium API -------------------------------------------------------------------
+    def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
+        if options:
+            raise ValueError(f"reset() takes no options, got {sorted(options)}")
+        seeds = seed if isinstance(seed, (list, tuple)) else [
+            None if seed is None else seed + i for i in range(self.num_envs)
+        ]  # fmt: skip
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"reset() needs {self.num_envs} seeds, got {len(seeds)}")
+        for i, env_seed in enumerate(seeds):
+            self._streams[i] = stream_state(env_seed)
+        self._set_threads()
+        runner.batch_reset(self.twin.cfg, self._rows, self._streams, self._learners,
+                           self.seat_option, self.kinds, self.relative, self.skip_forced,
+                           self._obs, self._masks, self._scores, self._ok)  # fmt: skip
+        self._check_ok()
+        self._ended[:] = False
+        self._steps[:] = 0
+        self._started = True
+        return self._observation(), self._info(final=False)
+
+    def step(self, actions):
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(
+                f"actions must be {self.num_envs} integers, got {actions.dtype} {actions.shape}"
+            )
+        actions = actions.astype(np.int64, copy=False)
+        live = ~self._ended
+        n_actions = self.single_action_space.n
+        if np.any(live & ((actions < 0) | (actions >= n_actions))):
+            bad = actions[live & ((actions < 0) | (actions >= n_actions))]
+            raise ValueError(
+                f"actions {bad.tolist()} are out of the action space [0, {n_actions - 1}]"
+            )
+        if self.illegal_action == "raise":
+            index = np.flatnonzero(live)
+            illegal = index[self._masks[index, actions[index]] == 0]
+            if illegal.size:
+                from jungle_envs.core.game import IllegalActionError
+
+                raise IllegalActionError(
+                    f"illegal actions in envs {illegal.tolist()}: {actions[illegal].tolist()}"
+                )
+        self._set_threads()
+        runner.batch_step(self.twin.cfg, self._rows, self._streams, self._learners,
+                          self.seat_option, self.kinds, self.relative, self.skip_forced,
+                          self.score_reward, self.max_steps, actions, self._obs, self._masks,
+                          self._scores, self._rewards, self._terminated, self._truncated,
+                          self._illegal, self._ended, self._steps, self._results,
+                          self._ok)  # fmt: skip
+        self._check_ok()
+        out = (self._rewards, self._terminated, self._truncated)
+        if self.copy:
+            out = tuple(a.copy() for a in out)
+        return self._observation(), *out, self._info(final=True)
+
+    def action_masks(self) -> np.ndarray:
+        """Bool (num_envs, num_actions) mask of every env's legal actions."""
+        return self._masks.astype(bool)
+
+    @property
+    def states(self) -> list:
+        """Snapshots of every env's game state (reference dataclasses)."""
+        return [self.twin.unpack(row) for row in self._rows]
+
+    # --- internals -----------------------------------------------------------------------
+    def _set_threads(self) -> None:
+        import numba
+
+        if numba.get_num_threads() != self.num_threads:
+            numba.set_num_threads(self.num_threads)
+
+    def _check_ok(self) -> None:
+        if not self._ok.all():
+            raise RuntimeError("no game gave the learner a decision")
+
+    def _observation(self):
+        obs = self._obs.copy() if self.copy else self._obs
+        if self.observation_mode == "dict":
+            masks = self._masks.copy() if self.copy else self._masks
+            return {"observation": obs, "action_mask": masks}
+        return obs
+
+    def _info(self, final: bool) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "action_mask": self._masks.copy() if self.copy else self._masks,
+            "_action_mask": np.ones(self.num_envs, dtype=np.bool_),
+            "agent_seat": self._learners.copy(),
+            "_agent_seat": np.ones(self.num_envs, dtype=np.bool_),
+        }
+        if final:
+            ended = self._terminated | self._truncated
+            if ended.any():
+                info["scores"] = np.where(ended[:, None], self._scores, 0.0)
+                info["_scores"] = ended.copy()
+                info["returns"] = np.where(self._terminated[:, None], self._results, 0.0)
+                info["_returns"] = ended.copy()
+                info["illegal_action"] = self._illegal.copy()
+                info["_illegal_action"] = ended.copy()
+        return info
+
+
+def resolve_threads(num_threads: int | None) -> int:
+    import numba
+
+    available = numba.config.NUMBA_NUM_THREADS
+    if num_threads is None:
+        return available
+    if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
+        raise ValueError(f"num_threads must be an int >= 1, got {num_threads!r}")
+    if num_threads > available:
+        raise ValueError(f"num_threads={num_threads}, but numba has {available} threads")
+    return num_threads

@@ -1,0 +1,207 @@
+"""What the env runs a game on: the reference rules engine or its compiled twin.
+
+Both engines play chance and opponents until the learner must decide, and answer the env
+with the learner's observation, mask and reward; the env (``core/env.py``) owns the API,
+the checks and the seeding. The reference engine calls the game's Python functions; the
+compiled engine runs one numba kernel per step for chance and the built-in opponents
+(random, heuristic) and hands other opponents (models, callables) their turn in Python.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from jungle_envs.core.game import CHANCE, TERMINAL, Game, check_action_index
+from jungle_envs.core.policies import RandomPolicy
+from jungle_envs.core.state import GameState
+
+
+class OpponentError(RuntimeError):
+    """An opponent policy answered with an action that is not legal."""
+
+
+def checked_opponent_action(game: Game, seat: int, action: Any, mask: np.ndarray) -> int:
+    try:
+        action = check_action_index(action, game.spec.num_actions)
+    except ValueError as exc:
+        raise OpponentError(f"opponent in seat {seat}: {exc}") from None
+    if not mask[action]:
+        raise OpponentError(
+            f"opponent in seat {seat} chose illegal action {action}; legal: "
+            f"{game.describe_actions(np.flatnonzero(mask).tolist())}"
+        )
+    return action
+
+
+class ReferenceEngine:
+    """The game's Python rules engine: readable, and the yardstick of the compiled one."""
+
+    name = "reference"
+
+    def __init__(self, game: Game, skip_forced_actions: bool, score_reward: bool) -> None:
+        self.game = game
+        self.skip_forced = skip_forced_actions
+        self.score_reward = score_reward
+        self.state: GameState | None = None
+        self.mask = np.ones(game.spec.num_actions, dtype=bool)
+        self.done = False
+        self._last_score = 0.0
+
+    def new_episode(self, learner: int, opponents: dict, rng, opponent_rng) -> bool:
+        """Deal a game and play on to the learner's first decision; False if it ended."""
+        self.learner, self.opponents = learner, opponents
+        self.rng, self.opponent_rng = rng, opponent_rng
+        self.needs_obs = {s: getattr(p, "uses_observation", True) for s, p in opponents.items()}
+        self.state = self.game.new_state()
+        self.done = False
+        self._advance()
+        self._last_score = self._score()
+        return not self.done
+
+    def step(self, action: int) -> float:
+        """Apply the learner's (legal) action, play on, and return the learner's reward."""
+        self.game._apply_action(self.state, action)
+        self._advance()
+        if self.score_reward:
+            score = self._score()
+            reward, self._last_score = score - self._last_score, score
+            return reward
+        return self.game.returns(self.state)[self.learner] if self.done else 0.0
+
+    def observation(self) -> np.ndarray:
+        return self.game.observe(self.state, self.learner)
+
+    def _score(self) -> float:
+        return float(self.game.scores(self.state)[self.learner])
+
+    def _advance(self) -> None:
+        game, state = self.game, self.state
+        while True:
+            player = game.current_player(state)
+            if player == CHANCE:
+                game._apply_chance(state, game.sample_chance(state, self.rng))
+                continue
+            if player == TERMINAL:
+                self.done = True
+                self.mask = np.ones(game.spec.num_actions, dtype=bool)
+                return
+            mask = game.legal_mask(state)
+            if player == self.learner:
+                if self.skip_forced and mask.sum() == 1:
+                    game._apply_action(state, int(mask.argmax()))
+                    continue
+                self.mask = mask
+                return
+            policy = self.opponents[player]
+            obs = game.observe(state, player) if self.needs_obs[player] else None
+            action = policy.act(obs, mask, self.opponent_rng)
+            game._apply_action(state, checked_opponent_action(game, player, action, mask))
+
+
+def built_in_kind(policy: Any, game: Game) -> int:
+    """How the compiled engine can play ``policy`` itself, or EXTERNAL."""
+    from jungle_envs.core.compiled import runner
+
+    if type(policy) is RandomPolicy:
+        return runner.RANDOM
+    if type(policy) is type(game.heuristic_policy()):
+        return runner.HEURISTIC
+    return runner.EXTERNAL
+
+
+class CompiledEngine:
+    """The game's compiled twin: chance and built-in opponents inside one kernel call."""
+
+    name = "compiled"
+
+    def __init__(
+        self, game: Game, skip_forced_actions: bool, score_reward: bool, twin: Any
+    ) -> None:
+        from jungle_envs.core.compiled import runner
+
+        self.game, self.twin = game, twin
+        self.skip_forced = skip_forced_actions
+        self.score_reward = score_reward
+        n = game.num_players
+        self._row = np.zeros(twin.row_size, dtype=np.int32)
+        self._streams = np.zeros(2, dtype=np.uint64)
+        self._obs = np.zeros(game.observation_size, dtype=np.float32)
+        self._mask = np.ones(game.spec.num_actions, dtype=np.int8)
+        self._scores = np.zeros(n)
+        self._results = np.zeros(n)
+        self._kinds = np.zeros(n, dtype=np.int8)
+        self.done = False
+        self.learner = 0
+        self._dealt = False
+        cfg = twin.cfg
+        # Entry points of the compiled signatures: no type dispatch on every call.
+        start_args = (cfg, self._row, self._streams, 0, self._kinds, False, True)
+        self._start = bind(runner.start_episode, *start_args, self._obs, self._mask, self._scores)
+        self._step = bind(
+            runner.step_and_reward, *start_args, False, 0,
+            self._obs, self._mask, self._scores, self._results,
+        )  # fmt: skip
+        self._runner = runner
+
+    @property
+    def mask(self) -> np.ndarray:
+        return self._mask.view(bool)
+
+    @property
+    def state(self) -> GameState | None:
+        """A snapshot of the game (the compiled engine keeps it as an int32 row)."""
+        return self.twin.unpack(self._row) if self._dealt else None
+
+    def new_episode(self, learner: int, opponents: dict, rng, opponent_rng) -> bool:
+        self.learner, self.opponents, self.opponent_rng = learner, opponents, opponent_rng
+        for seat in range(self.game.num_players):
+            if seat != learner:
+                self._kinds[seat] = built_in_kind(opponents[seat], self.game)
+        self._streams[:] = rng.integers(0, 2**63, size=2, dtype=np.uint64)
+        self._dealt = True
+        status = self._start(self.twin.cfg, self._row, self._streams, learner, self._kinds,
+                             False, self.skip_forced, self._obs, self._mask,
+                             self._scores)  # fmt: skip
+        status, _ = self._play_external(status, 0.0)
+        self.done = status == self._runner.DONE
+        return not self.done
+
+    def step(self, action: int) -> float:
+        status, reward = self._step(self.twin.cfg, self._row, self._streams, self.learner,
+                                    self._kinds, False, self.skip_forced, self.score_reward,
+                                    action, self._obs, self._mask, self._scores,
+                                    self._results)  # fmt: skip
+        status, reward = self._play_external(status, reward)
+        self.done = status == self._runner.DONE
+        return float(reward)
+
+    def observation(self) -> np.ndarray:
+        return self._obs.copy()
+
+    def _play_external(self, status: int, reward: float) -> tuple[int, float]:
+        """Let opponents that live in Python (models, callables) take their turns."""
+        runner = self._runner
+        while status >= runner.EXTERNAL_TURN:
+            seat = status - runner.EXTERNAL_TURN
+            mask = self._mask.astype(bool)
+            policy = self.opponents[seat]
+            action = policy.act(self._obs.copy(), mask, self.opponent_rng)
+            action = checked_opponent_action(self.game, seat, action, mask)
+            status, reward = self._step(self.twin.cfg, self._row, self._streams,
+                                        self.learner, self._kinds, False, self.skip_forced,
+                                        self.score_reward, action, self._obs, self._mask,
+                                        self._scores, self._results)  # fmt: skip
+        return status, reward
+
+
+def bind(dispatcher, *example_args):
+    """The compiled entry point of ``dispatcher`` for these argument types (compiled or
+    loaded from the cache on first use); calling it skips numba's type dispatch."""
+    from numba import typeof
+
+    signature = tuple(typeof(arg) for arg in example_args)
+    if signature not in dispatcher.overloads:
+        dispatcher.compile(signature)
+    return dispatcher.overloads[signature].entry_point

@@ -1,0 +1,163 @@
+"""Elephant Festival's compiled twin: the kernels' config, the state row, and registration.
+
+A state is one int32 row. Scalars come first, then fixed-capacity blocks; the layout
+(field -> offset) is built from the game's options and travels in the config, so one
+compiled kernel serves every option value. N = players, C = grid x grid cells, K = 30 tile
+kinds, L = tiles per player + 1: the most tiles one ground can take, one per round (a
+hand-built position whose draws do not come in full rounds may have one round more).
+
+    scalars  phase bag draws_left holder turn
+    blocks   passes (N), placed (N: tiles on each ground), elephants (N x 2), box (K),
+             display (K), discarded (K), top (N x C: top tile code, START_TILE on the
+             start cell), height (N x C: stack height, 0 for an empty cell),
+             log_cell (N x L), log_kind (N x L: each ground's tiles in the order laid)
+
+A ground lives twice: ``top``/``height`` are what scoring and the observation read, the
+log is what rebuilds the stacks (a stack is its cell's log entries, bottom first) and
+lists the occupied cells, so kernels never scan the whole grid.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from jungle_envs.core.compiled.contract import register_twin
+from jungle_envs.core.compiled.engine import TwinUnavailable
+from jungle_envs.games.elephant_festival import twin_rules, twin_scoring, twin_views
+from jungle_envs.games.elephant_festival.rules import neighbour_table
+from jungle_envs.games.elephant_festival.state import ElephantFestivalState
+from jungle_envs.games.elephant_festival.tables import ELEPHANTS, NUM_KINDS, START_TILE
+
+SCALARS = ("phase", "bag", "draws_left", "holder", "turn")
+KNOWN_OPTIONS = {"tiles_per_color", "grid"}
+MAX_ROW = 2**31 - 1  # cell numbers and offsets are int32 in the row
+
+# Named as the module attribute so that numba's cache pickles it by reference.
+ElephantFestivalTwinConfig = namedtuple(
+    "ElephantFestivalTwinConfig",
+    [
+        "num_players", "num_actions", "obs_size", "row_size",
+        "grid", "cells", "start_cell", "tiles_per_player", "log_size", "bag_size", "most",
+        "tile_counts", "neighbours",
+        # offsets into the row
+        "phase", "bag", "draws_left", "holder", "turn", "passes", "placed", "elephants",
+        "box", "display", "discarded", "top", "height", "log_cell", "log_kind",
+    ],
+)  # fmt: skip
+Config = ElephantFestivalTwinConfig
+
+
+def make_config(game) -> Config:
+    unknown = sorted(set(game.options) - KNOWN_OPTIONS)
+    if unknown:
+        raise TwinUnavailable(f"the Elephant Festival twin does not know option(s) {unknown}")
+    n, cells, log_size = game.num_players, game.grid * game.grid, game.tiles_per_player + 1
+    at = {name: i for i, name in enumerate(SCALARS)}
+    size = len(SCALARS)
+    for name, length in (
+        ("passes", n),
+        ("placed", n),
+        ("elephants", n * ELEPHANTS),
+        ("box", NUM_KINDS),
+        ("display", NUM_KINDS),
+        ("discarded", NUM_KINDS),
+        ("top", n * cells),
+        ("height", n * cells),
+        ("log_cell", n * log_size),
+        ("log_kind", n * log_size),
+    ):
+        at[name], size = size, size + length
+    if size > MAX_ROW:
+        raise TwinUnavailable(f"a {game.grid} x {game.grid} ground does not fit an int32 row")
+    return Config(
+        num_players=n,
+        num_actions=game.spec.num_actions,
+        obs_size=game.observation_size,
+        row_size=size,
+        grid=game.grid,
+        cells=cells,
+        start_cell=game.start_cell,
+        tiles_per_player=game.tiles_per_player,
+        log_size=log_size,
+        bag_size=game.bag_size,
+        most=max(game.tile_counts),
+        tile_counts=np.array(game.tile_counts, dtype=np.int64),
+        neighbours=np.array(neighbour_table(game.grid), dtype=np.int64),
+        **at,
+    )
+
+
+def pack(game, cfg: Config, state: ElephantFestivalState, row: np.ndarray) -> None:
+    n, cells, log_size = cfg.num_players, cfg.cells, cfg.log_size
+    for name in SCALARS:
+        row[getattr(cfg, name)] = getattr(state, name)
+    row[cfg.passes : cfg.passes + n] = state.passes
+    for name in ("box", "display", "discarded"):
+        at = getattr(cfg, name)
+        row[at : at + NUM_KINDS] = getattr(state, name)
+    for seat, ground in enumerate(state.grounds):
+        row[cfg.elephants + seat * ELEPHANTS : cfg.elephants + (seat + 1) * ELEPHANTS] = (
+            state.elephants[seat]
+        )
+        laid = 0
+        for cell, stack in enumerate(ground):
+            row[cfg.height + seat * cells + cell] = len(stack)
+            if stack:
+                row[cfg.top + seat * cells + cell] = stack[-1]
+            if cell == cfg.start_cell:
+                continue
+            if laid + len(stack) > log_size:
+                raise TwinUnavailable(f"seat {seat}'s ground holds more than {log_size} tiles")
+            for kind in stack:  # any order of cells rebuilds the same stacks
+                row[cfg.log_cell + seat * log_size + laid] = cell
+                row[cfg.log_kind + seat * log_size + laid] = kind
+                laid += 1
+        row[cfg.placed + seat] = laid
+
+
+def unpack(game, cfg: Config, row: np.ndarray) -> ElephantFestivalState:
+    n, cells, log_size = cfg.num_players, cfg.cells, cfg.log_size
+
+    def block(at: int, length: int) -> list[int]:
+        return row[at : at + length].tolist()
+
+    grounds = []
+    for seat in range(n):
+        ground: list[list[int]] = [[] for _ in range(cells)]
+        ground[cfg.start_cell].append(START_TILE)
+        laid = int(row[cfg.placed + seat])
+        at = seat * log_size
+        log_cells = block(cfg.log_cell + at, laid)
+        for cell, kind in zip(log_cells, block(cfg.log_kind + at, laid), strict=True):
+            ground[cell].append(kind)
+        grounds.append(ground)
+    return ElephantFestivalState(
+        phase=int(row[cfg.phase]),
+        grounds=grounds,
+        elephants=[block(cfg.elephants + seat * ELEPHANTS, ELEPHANTS) for seat in range(n)],
+        passes=block(cfg.passes, n),
+        box=block(cfg.box, NUM_KINDS),
+        bag=int(row[cfg.bag]),
+        draws_left=int(row[cfg.draws_left]),
+        display=block(cfg.display, NUM_KINDS),
+        holder=int(row[cfg.holder]),
+        turn=int(row[cfg.turn]),
+        discarded=block(cfg.discarded, NUM_KINDS),
+    )
+
+
+register_twin(
+    Config,
+    init_state=twin_rules.init_state,
+    current_player=twin_rules.current_player,
+    legal_mask=twin_rules.legal_mask,
+    apply_action=twin_rules.apply_action,
+    sample_chance=twin_rules.sample_chance,
+    apply_chance=twin_rules.apply_chance,
+    observe=twin_views.observe,
+    scores=twin_scoring.scores,
+    returns=twin_scoring.returns,
+    heuristic_action=twin_views.heuristic_action,
+)

@@ -1,0 +1,171 @@
+"""Spank the Monkey's compiled twin: the kernels' config, the state row, and registration.
+
+A state is one int32 row. Scalars come first, then fixed-capacity blocks; a list field
+keeps its length in a scalar slot. The layout (field -> offset) is built from the game's
+player count and options and travels in the config, so one compiled kernel serves every
+option value (the deck sizes the discard pile and the towers).
+
+    scalars  phase player monkey after_draws discards_left winner turns discard_len
+             draws_len queue_len attack_len (0, or 5 while an attack is pending)
+    blocks   deck (T), hands (n x T), tower_len (n), towers (n x L x 3: junk, brace
+             bonus, reinforcement or -1, bottom first), discard (C, bottom first),
+             draws (5n, in order), queue (n, in order), attack (5)
+
+T = 44 card types, n players, L = junk cards in the deck (no tower holds more), C = cards
+in the deck.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from jungle_envs.core.compiled.contract import register_twin
+from jungle_envs.core.compiled.engine import TwinUnavailable
+from jungle_envs.games.spank_the_monkey import twin_heuristic, twin_rules, twin_views
+from jungle_envs.games.spank_the_monkey.state import SpankState
+from jungle_envs.games.spank_the_monkey.tables import HAND_SIZE, JUNK_TYPES, NUM_TYPES
+
+SCALARS = (
+    "phase",
+    "player",
+    "monkey",
+    "after_draws",
+    "discards_left",
+    "winner",
+    "turns",
+    "discard_len",
+    "draws_len",
+    "queue_len",
+    "attack_len",
+)
+ATTACK_FIELDS = 5
+# Counts stay far inside int32, and the heuristic's reading of its observation (card
+# counts scaled to [0, 1] in float32 and rounded back) stays exact.
+MAX_CARDS = 1 << 16
+MAX_MONKEY = 1 << 24
+
+# Named as the module attribute so that numba's cache pickles it by reference.
+SpankTwinConfig = namedtuple(
+    "SpankTwinConfig",
+    [
+        "num_players", "num_actions", "obs_size", "row_size",
+        "deck_counts", "total_cards", "max_copies", "monkey_start", "monkey_floor",
+        "levels", "draws_cap",
+        # offsets into the row
+        "phase", "player", "monkey", "after_draws", "discards_left", "winner", "turns",
+        "discard_len", "draws_len", "queue_len", "attack_len",
+        "deck", "hands", "tower_len", "towers", "discard", "draws", "queue", "attack",
+    ],
+)  # fmt: skip
+Config = SpankTwinConfig
+
+
+def make_config(game) -> Config:
+    n, counts = game.num_players, [int(c) for c in game.deck_counts]
+    total = sum(counts)
+    if total > MAX_CARDS:
+        raise TwinUnavailable(
+            f"the compiled Spank the Monkey holds at most {MAX_CARDS} cards; deck has {total}"
+        )
+    if game.monkey_start + total > MAX_MONKEY:
+        raise TwinUnavailable(f"the compiled twin keeps the monkey below {MAX_MONKEY}")
+    levels = max(sum(counts[j] for j in JUNK_TYPES), 1)
+    draws_cap = HAND_SIZE * n  # the deal; a turn queues at most two draws
+    at = {name: i for i, name in enumerate(SCALARS)}
+    size = len(SCALARS)
+    for name, length in (
+        ("deck", NUM_TYPES),
+        ("hands", n * NUM_TYPES),
+        ("tower_len", n),
+        ("towers", n * levels * 3),
+        ("discard", total),
+        ("draws", draws_cap),
+        ("queue", n),
+        ("attack", ATTACK_FIELDS),
+    ):
+        at[name], size = size, size + length
+    return Config(
+        num_players=n,
+        num_actions=game.spec.num_actions,
+        obs_size=game.observation_size,
+        row_size=size,
+        deck_counts=np.array(counts, dtype=np.int64),
+        total_cards=total,
+        max_copies=int(game.max_copies),
+        monkey_start=int(game.monkey_start),
+        monkey_floor=int(game.monkey_floor),
+        levels=levels,
+        draws_cap=draws_cap,
+        **at,
+    )
+
+
+def pack(game, cfg: Config, state: SpankState, row: np.ndarray) -> None:
+    for name in ("phase", "player", "monkey", "after_draws", "discards_left", "winner"):
+        row[getattr(cfg, name)] = getattr(state, name)
+    row[cfg.turns] = state.turns
+    row[cfg.deck : cfg.deck + NUM_TYPES] = state.deck
+    for seat, hand in enumerate(state.hands):
+        row[cfg.hands + seat * NUM_TYPES : cfg.hands + (seat + 1) * NUM_TYPES] = hand
+    for seat, tower in enumerate(state.towers):
+        row[cfg.tower_len + seat] = len(tower)
+        start = cfg.towers + seat * cfg.levels * 3
+        for level, cards in enumerate(tower):
+            row[start + 3 * level : start + 3 * level + 3] = cards
+    for name, values in (
+        ("discard", state.discard),
+        ("draws", state.draws),
+        ("queue", state.queue),
+        ("attack", state.attack),
+    ):
+        at = getattr(cfg, name)
+        row[getattr(cfg, f"{name}_len")] = len(values)
+        row[at : at + len(values)] = values
+
+
+def unpack(game, cfg: Config, row: np.ndarray) -> SpankState:
+    def block(at: int, length: int) -> list[int]:
+        return row[at : at + length].tolist()
+
+    def listed(name: str) -> list[int]:
+        return block(getattr(cfg, name), int(row[getattr(cfg, f"{name}_len")]))
+
+    n = cfg.num_players
+    towers = []
+    for seat in range(n):
+        start = cfg.towers + seat * cfg.levels * 3
+        flat = block(start, 3 * int(row[cfg.tower_len + seat]))
+        towers.append([flat[i : i + 3] for i in range(0, len(flat), 3)])
+    return SpankState(
+        phase=int(row[cfg.phase]),
+        player=int(row[cfg.player]),
+        deck=block(cfg.deck, NUM_TYPES),
+        discard=listed("discard"),
+        hands=[block(cfg.hands + seat * NUM_TYPES, NUM_TYPES) for seat in range(n)],
+        towers=towers,
+        monkey=int(row[cfg.monkey]),
+        draws=listed("draws"),
+        after_draws=int(row[cfg.after_draws]),
+        attack=listed("attack"),
+        queue=listed("queue"),
+        discards_left=int(row[cfg.discards_left]),
+        winner=int(row[cfg.winner]),
+        turns=int(row[cfg.turns]),
+    )
+
+
+register_twin(
+    Config,
+    init_state=twin_rules.init_state,
+    current_player=twin_rules.current_player,
+    legal_mask=twin_rules.legal_mask,
+    apply_action=twin_rules.apply_action,
+    sample_chance=twin_rules.sample_chance,
+    apply_chance=twin_rules.apply_chance,
+    observe=twin_views.observe,
+    scores=twin_rules.scores,
+    returns=twin_rules.returns,
+    heuristic_action=twin_heuristic.heuristic_action,
+)

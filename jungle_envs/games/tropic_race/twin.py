@@ -1,0 +1,135 @@
+"""Tropic Race's compiled twin: the kernels' config, the state row, and registration.
+
+A state is one int32 row: seven scalars, then the river, the supply and every seat's
+monkeys (``monkeys`` slots per seat, kept sorted as the reference keeps its lists). The
+layout (field -> offset) travels in the config with the game's options, so one compiled
+kernel serves every option value.
+
+    scalars  phase player lion steps then volcano rolls
+    blocks   slots (5, NO_TILE until laid), supply (4 tile kinds),
+             monkeys (players x monkeys per player, each seat's block sorted)
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from jungle_envs.core.compiled.contract import register_twin
+from jungle_envs.core.compiled.engine import TwinUnavailable
+from jungle_envs.games.tropic_race import twin_rules, twin_views
+from jungle_envs.games.tropic_race.state import TropicRaceState
+from jungle_envs.games.tropic_race.tables import LAND, NUM_LOCATIONS, SLOTS, TILE_KINDS
+
+SCALARS = ("phase", "player", "lion", "steps", "then", "volcano", "rolls")
+# The heuristic reads counts from the state where the reference decodes them from float32
+# observations; both agree only while that decoding is exact, which holds (checked for
+# every count) up to these sizes.
+MAX_MONKEYS_PER_PLAYER = 1000
+MAX_TILES = 1_000_000
+
+# Named as the module attribute so that numba's cache pickles it by reference.
+TropicRaceTwinConfig = namedtuple(
+    "TropicRaceTwinConfig",
+    [
+        "num_players", "num_actions", "obs_size", "row_size",
+        "monkeys", "lion_start", "total_tiles",
+        "tile_mix", "die_outcomes", "die_counts", "die_field", "arrow_field",
+        "field_features",
+        # offsets into the row
+        "phase", "player", "lion", "steps", "then", "volcano", "rolls",
+        "slots", "supply", "seats",
+    ],
+)  # fmt: skip
+Config = TropicRaceTwinConfig
+
+
+def make_config(game) -> Config:
+    per, total = game.monkeys_per_player, sum(game.tile_mix)
+    if per > MAX_MONKEYS_PER_PLAYER:
+        raise TwinUnavailable(
+            f"the Tropic Race twin supports up to {MAX_MONKEYS_PER_PLAYER} monkeys per "
+            f"player (got {per}): the reference heuristic decodes float32 counts, checked "
+            "exact only up to there"
+        )
+    if total > MAX_TILES:
+        raise TwinUnavailable(
+            f"the Tropic Race twin supports up to {MAX_TILES} river tiles (got {total}): "
+            "the reference heuristic decodes float32 counts, checked exact only up to there"
+        )
+    at = {name: i for i, name in enumerate(SCALARS)}
+    size = len(SCALARS)
+    for name, length in (
+        ("slots", SLOTS),
+        ("supply", len(TILE_KINDS)),
+        ("seats", game.num_players * per),
+    ):
+        at[name], size = size, size + length
+    die_field = np.zeros(NUM_LOCATIONS, dtype=np.int64)
+    die_field[sorted(game.die_fields)] = 1
+    arrow_field = np.zeros(NUM_LOCATIONS, dtype=np.int64)
+    arrow_field[sorted(game.arrow_fields)] = 1
+    features = np.array(
+        [flag for f in LAND for flag in (die_field[f], arrow_field[f])], dtype=np.float64
+    )
+    return Config(
+        num_players=game.num_players,
+        num_actions=game.spec.num_actions,
+        obs_size=game.observation_size,
+        row_size=size,
+        monkeys=per,
+        lion_start=game.lion_start,
+        total_tiles=total,
+        tile_mix=np.array(game.tile_mix, dtype=np.int64),
+        die_outcomes=np.array(game._die_outcomes, dtype=np.int64),
+        die_counts=np.array(game._die_counts, dtype=np.int64),
+        die_field=die_field,
+        arrow_field=arrow_field,
+        field_features=features,
+        **at,
+    )
+
+
+def pack(game, cfg: Config, state: TropicRaceState, row: np.ndarray) -> None:
+    for name in SCALARS:
+        row[getattr(cfg, name)] = int(getattr(state, name))
+    row[cfg.slots : cfg.slots + SLOTS] = state.slots
+    row[cfg.supply : cfg.supply + len(TILE_KINDS)] = state.supply
+    for seat, locations in enumerate(state.monkeys):
+        start = cfg.seats + seat * cfg.monkeys
+        row[start : start + cfg.monkeys] = locations
+
+
+def unpack(game, cfg: Config, row: np.ndarray) -> TropicRaceState:
+    def block(at: int, length: int) -> list[int]:
+        return row[at : at + length].tolist()
+
+    per = cfg.monkeys
+    return TropicRaceState(
+        phase=int(row[cfg.phase]),
+        player=int(row[cfg.player]),
+        monkeys=[block(cfg.seats + seat * per, per) for seat in range(cfg.num_players)],
+        lion=int(row[cfg.lion]),
+        slots=block(cfg.slots, SLOTS),
+        supply=block(cfg.supply, len(TILE_KINDS)),
+        steps=int(row[cfg.steps]),
+        then=int(row[cfg.then]),
+        volcano=bool(row[cfg.volcano]),
+        rolls=int(row[cfg.rolls]),
+    )
+
+
+register_twin(
+    Config,
+    init_state=twin_rules.init_state,
+    current_player=twin_rules.current_player,
+    legal_mask=twin_rules.legal_mask,
+    apply_action=twin_rules.apply_action,
+    sample_chance=twin_rules.sample_chance,
+    apply_chance=twin_rules.apply_chance,
+    observe=twin_views.observe,
+    scores=twin_rules.scores,
+    returns=twin_rules.returns,
+    heuristic_action=twin_views.heuristic_action,
+)

@@ -1,0 +1,207 @@
+"""Tropic Race's observation and heuristic as compiled kernels.
+
+``observe`` writes exactly the vector of ``encoding.observe`` (same layout, same float32
+values). ``heuristic_action`` makes the choice of ``heuristic.TropicRaceHeuristic``: the
+reference decodes the observation into the position seen from the deciding seat (that
+seat first and on the move) and plays each legal action on a copy; the kernel builds the
+same position on a scratch row from the state (the game has no secrets, and within the
+sizes ``twin.make_config`` admits the decoding is exact) and plays each action with the
+rule kernels. All progress values are whole numbers, so only the push averages round, and
+they are summed in the reference's order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jungle_envs.core.compiled.jit import kernel
+from jungle_envs.games.tropic_race.encoding import (
+    FIELDS_AT,
+    LAND_INDEX,
+    LION_AT,
+    MIN_PLAYERS,
+    PHASE_AT,
+    PLAYERS_AT,
+    RIVER_AT,
+    STEPS_AT,
+    SUPPLY_AT,
+)
+from jungle_envs.games.tropic_race.heuristic import (
+    BANK_DISTANCE,
+    EXTRA_TURN_VALUE,
+    GOAL_VALUE,
+    HOME_BONUS,
+    LAST_SLOT_PENALTY,
+    NO_CROSSING_PENALTY,
+    STEP_VALUE,
+    TRAPPED_VALUE,
+    WIN_VALUE,
+)
+from jungle_envs.games.tropic_race.tables import (
+    GAME_OVER,
+    GOAL,
+    LION,
+    MOVE,
+    NO_TILE,
+    NUM_LOCATIONS,
+    PUSH,
+    ROLL,
+    SLOTS,
+    START,
+    THEN_STEP_ONE,
+)
+from jungle_envs.games.tropic_race.twin_rules import (
+    FAR_SLOT,
+    KINDS,
+    NEAR_SLOT,
+    TILE_FAR,
+    TILE_NEAR,
+    apply_action,
+    apply_chance,
+    forward,
+    home_count,
+    location_table,
+)
+
+LAND_AT = location_table(LAND_INDEX.items())
+BANK_STEPS = np.array(BANK_DISTANCE, dtype=np.float64)
+
+
+@kernel
+def observe(cfg, s, seat, obs):
+    obs[:] = 0.0
+    n, per = cfg.num_players, cfg.monkeys
+    # The reference adds a Python float to float32 cells: numpy rounds it to float32 first.
+    share = np.float32(1.0 / per)
+    for other in range(n):
+        base = ((other - seat) % n) * NUM_LOCATIONS
+        for i in range(per):
+            cell = base + s[cfg.seats + other * per + i]
+            obs[cell] = obs[cell] + share
+    obs[LION_AT + LAND_AT[s[cfg.lion]]] = 1.0
+    for slot in range(SLOTS):
+        kind = s[cfg.slots + slot]
+        if kind != NO_TILE:
+            obs[RIVER_AT + 2 * slot] = TILE_NEAR[kind]
+            obs[RIVER_AT + 2 * slot + 1] = TILE_FAR[kind]
+    for kind in range(KINDS):
+        obs[SUPPLY_AT + kind] = s[cfg.supply + kind] / cfg.total_tiles
+    if s[cfg.phase] == MOVE:
+        obs[PHASE_AT] = 1.0
+        obs[STEPS_AT + s[cfg.steps] - 1] = 1.0
+    elif s[cfg.phase] == LION:
+        obs[PHASE_AT + 1] = 1.0
+    obs[PLAYERS_AT + n - MIN_PLAYERS] = 1.0
+    for i in range(cfg.field_features.shape[0]):
+        obs[FIELDS_AT + i] = cfg.field_features[i]
+
+
+# --- the heuristic ----------------------------------------------------------------------
+@kernel
+def seen_from(cfg, s, seat):
+    """The position ``encoding.decode`` gives ``seat``: seats rotated so it comes first,
+    on the move, with what decoding cannot know (``then``, ``volcano``, ``rolls``) reset."""
+    view = s.copy()
+    n, per = cfg.num_players, cfg.monkeys
+    for k in range(n):
+        source = cfg.seats + ((seat + k) % n) * per
+        view[cfg.seats + k * per : cfg.seats + (k + 1) * per] = s[source : source + per]
+    if s[cfg.phase] != MOVE and s[cfg.phase] != LION:
+        view[cfg.phase], view[cfg.steps] = ROLL, 0
+    view[cfg.player], view[cfg.then] = 0, THEN_STEP_ONE
+    view[cfg.volcano], view[cfg.rolls] = 0, 0
+    return view
+
+
+@kernel
+def heuristic_action(cfg, s, seat, obs, mask):
+    view = seen_from(cfg, s, seat)
+    best_value, best_action = -np.inf, -1
+    for action in range(mask.shape[0]):
+        if mask[action]:
+            value = after(cfg, view, action)
+            if value > best_value:  # the first of equal values, as the reference
+                best_value, best_action = value, action
+    return best_action
+
+
+@kernel
+def after(cfg, view, action):
+    child = view.copy()
+    apply_action(cfg, child, action)
+    if child[cfg.phase] == PUSH:  # the average over the tiles the push may draw
+        left = 0
+        for kind in range(KINDS):
+            left += child[cfg.supply + kind]
+        total = 0.0
+        for kind in range(KINDS):
+            count = child[cfg.supply + kind]
+            if count > 0:
+                pushed = child.copy()
+                apply_chance(cfg, pushed, kind)
+                total += (count / left) * value(cfg, pushed)
+        return total
+    extra_turn = child[cfg.phase] == ROLL and child[cfg.player] == 0
+    return value(cfg, child) + (EXTRA_TURN_VALUE if extra_turn else 0.0)
+
+
+@kernel
+def value(cfg, s):
+    """Seat 0's standing: its progress minus the best opponent's."""
+    if s[cfg.phase] == GAME_OVER:
+        best, winners = -1, 0
+        for seat in range(cfg.num_players):
+            best = max(best, home_count(cfg, s, seat))
+        for seat in range(cfg.num_players):
+            winners += home_count(cfg, s, seat) == best
+        if home_count(cfg, s, 0) != best:
+            return -WIN_VALUE
+        return WIN_VALUE if winners == 1 else 0.0
+    dist = distances_to_goal(cfg, s)
+    mine, rival = 0.0, -np.inf
+    for seat in range(cfg.num_players):
+        total = 0.0
+        base = cfg.seats + seat * cfg.monkeys
+        for i in range(cfg.monkeys):
+            total += progress(cfg, s, s[base + i], dist)
+        if seat == 0:
+            mine = total
+        else:
+            rival = max(rival, total)
+    return mine - rival
+
+
+@kernel
+def distances_to_goal(cfg, s):
+    """Steps from every location to GOAL over the current river (inf if no way): the
+    shortest paths the reference's breadth-first search finds, by relaxing every step."""
+    dist = np.full(NUM_LOCATIONS, np.inf)
+    dist[GOAL] = 0.0
+    nxt = np.empty(3, dtype=np.int64)
+    changed = True
+    while changed:
+        changed = False
+        for loc in range(NUM_LOCATIONS):
+            for i in range(forward(cfg, s, loc, nxt)):
+                if dist[nxt[i]] + 1.0 < dist[loc]:
+                    dist[loc] = dist[nxt[i]] + 1.0
+                    changed = True
+    return dist
+
+
+@kernel
+def progress(cfg, s, loc, dist):
+    if loc == GOAL:
+        return GOAL_VALUE + HOME_BONUS
+    near, far = NEAR_SLOT[loc], FAR_SLOT[loc]
+    if near >= 0 or far >= 0:
+        slot = near if near >= 0 else far
+        if near >= 0 and not TILE_FAR[s[cfg.slots + slot]]:
+            return TRAPPED_VALUE
+        penalty = LAST_SLOT_PENALTY if slot == SLOTS - 1 else 0.0
+        return GOAL_VALUE - STEP_VALUE * dist[loc] - penalty
+    steps = dist[loc]
+    if steps == np.inf:
+        steps = BANK_STEPS[loc] + NO_CROSSING_PENALTY
+    worth = GOAL_VALUE - STEP_VALUE * steps
+    return worth if loc != START else worth - STEP_VALUE
