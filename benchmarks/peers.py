@@ -8,8 +8,13 @@ The same loop everywhere: random legal moves until the game ends, then a new gam
   choosing among ``observation["action_mask"]``; a step is one ``env.step``.
 - OpenSpiel ``backgammon`` and ``leduc_poker`` through ``pyspiel``, chance sampled from
   ``state.chance_outcomes()``; a step is one player's ``apply_action`` (chance not counted).
-- Ours at each game's default player count: the Gymnasium env (one learner step with its
-  random opponents, observation and mask), and the rules engine (one decision by any seat).
+- pgx ``connect_four`` on the CPU, batch 1 and 1,024 (``pip install -e '.[pgx]'``; the
+  row says "not installed" otherwise); a step is one env step of one game in the batch.
+- Ours at each game's default player count: the Gymnasium env on the compiled twin (the
+  default) and on the Python reference (one learner step with its random opponents,
+  observation and mask), the compiled vector env with 1,024 envs on 1 and 2 threads (learner
+  steps summed over the envs), and the twin and reference rules engines (one decision by
+  any seat, no observation).
 Ratios are ours divided by the peer.
 """
 
@@ -26,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 import jungle_envs
+from benchmarks import compiled
 from benchmarks.step_speed import engine_run, env_run
 from jungle_envs.core.registry import game_class
 
@@ -99,41 +105,47 @@ def main(argv: list[str] | None = None) -> dict:
             f"the peers need the bench extra: pip install -e '.[bench]' ({exc})"
         ) from None
     theirs = {name: median_of(run, args.seconds, args.repeats) for name, run in peer_runs.items()}
+    pgx = {batch: compiled.pgx_run(batch, args.seconds) for batch in (1, 1024)}
     ours = {}
+    kinds = {
+        "env": lambda e, p, s, seed: env_run(e, p, s, seed)[0],
+        "env_ref": lambda e, p, s, seed: env_run(e, p, s, seed, "reference")[0],
+        "vec1024x1": lambda e, p, s, seed: compiled.vector_run(e, p, s, seed, 1024, 1)[0],
+        "vec1024x2": lambda e, p, s, seed: compiled.vector_run(e, p, s, seed, 1024, 2)[0],
+        "twin": lambda e, p, s, seed: compiled.twin_engine_run(e, p, s, seed)[0],
+        "engine": lambda e, p, s, seed: engine_run(e, p, s, seed)[0],
+    }
     for env_id in jungle_envs.ENV_IDS:
         players = game_class(env_id).spec.default_players
-        ours[env_id] = {
-            "players": players,
-            "env": median_of(
-                lambda s, seed, e=env_id, p=players: env_run(e, p, s, seed)[0],
+        ours[env_id] = {"players": players}
+        for kind, run in kinds.items():
+            ours[env_id][kind] = median_of(
+                lambda s, seed, r=run, e=env_id, p=players: r(e, p, s, seed),
                 args.seconds,
                 args.repeats,
-            ),
-            "engine": median_of(
-                lambda s, seed, e=env_id, p=players: engine_run(e, p, s, seed)[0],
-                args.seconds,
-                args.repeats,
-            ),
-        }
+            )
     print(
         f"Python {platform.python_version()} on {platform.machine()}; median of "
         f"{args.repeats} runs x {args.seconds:g} s; steps/s"
     )
     for name, speed in theirs.items():
         print(f"  {name:<28}{speed:>12,.0f}")
+    for batch, speed in pgx.items():
+        shown = f"{speed:>12,.0f}" if speed is not None else "   not installed"
+        print(f"  {'pgx connect_four, batch ' + str(batch):<28}{shown}")
     names = list(theirs)
     print(
         f"\n{'ours (default players)':<34}{'steps/s':>10}"
         + "".join(f"{'/ ' + n.split()[1]:>16}" for n in names)
     )
     for env_id, row in ours.items():
-        for kind in ("env", "engine"):
+        for kind in kinds:
             label = f"{env_id.split('/')[1].removesuffix('-v0')} {kind} ({row['players']}p)"
             print(
                 f"  {label:<32}{row[kind]:>10,.0f}"
                 + "".join(f"{row[kind] / theirs[n]:>16.2f}" for n in names)
             )
-    result = {"peers": theirs, "ours": ours}
+    result = {"peers": theirs, "pgx": pgx, "ours": ours}
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))
     return result

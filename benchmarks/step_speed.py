@@ -1,20 +1,22 @@
 """Step speed of every registered env and player count.
 
     python -m benchmarks.step_speed [--env ID] [--players N] [--seconds S] [--repeats R]
-                                    [--json FILE] [--no-vector]
+                                    [--json FILE] [--no-vector] [--python-vectors]
 
 For each env and player count:
 (a) engine: random legal moves for every seat, chance sampled, no observation built; a step
-    is one decision by any seat.
+    is one decision by any seat. ``engine`` is the Python reference, ``twin`` the compiled
+    twin (``benchmarks/compiled.py``).
 (b) env: ``gymnasium.make`` with random opponents; a step is one learner ``env.step`` with
-    a random legal action (opponent moves, chance, observation and mask included).
-(c) vector: ``gymnasium.make_vec`` in sync and async mode with 2 and 8 envs, and
-    ``jungle_envs.vector.BatchedVectorEnv`` with 2 and 8 envs in two shares (the caller's
-    and one worker process's); steps count
-    env steps summed over the envs.
+    a random legal action (opponent moves, chance, observation and mask included), on the
+    reference engine (``env_ref``) and on the compiled twin (``env_twin``, the default).
+(c) vector: the compiled vector env with 1, 64 and 1,024 envs on 1 and 2 threads
+    (``vec1024x2``: 1,024 envs, 2 threads); steps count learner steps summed over the envs.
+    ``--python-vectors`` adds Gymnasium's sync and async modes with 2 and 8 envs and
+    ``jungle_envs.vector.BatchedVectorEnv`` with 2 and 8 envs in two processes.
 (d) memory: peak Python memory (tracemalloc) of creating one env and playing 20 games.
-Each speed is the median of ``--repeats`` timed runs of ``--seconds`` each, with the
-minimum and maximum.
+Each speed is the median of ``--repeats`` timed runs of ``--seconds`` each; the JSON has the
+minimum and maximum too.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ import gymnasium as gym
 import numpy as np
 
 import jungle_envs
+from benchmarks import compiled
 from jungle_envs.core.game import CHANCE, TERMINAL
 from jungle_envs.core.play import random_step
 from jungle_envs.core.registry import game_class
@@ -65,8 +68,10 @@ def engine_run(env_id: str, players: int, seconds: float, seed: int) -> tuple[fl
     return steps / elapsed, games / elapsed
 
 
-def env_run(env_id: str, players: int, seconds: float, seed: int) -> tuple[float, float]:
-    env = gym.make(env_id, num_players=players, opponents="random")
+def env_run(
+    env_id: str, players: int, seconds: float, seed: int, engine: str = "auto"
+) -> tuple[float, float]:
+    env = gym.make(env_id, num_players=players, opponents="random", engine=engine)
     rng = np.random.default_rng(seed)
     _, info = env.reset(seed=seed)
     steps = games = 0
@@ -138,14 +143,43 @@ def measure(run: Callable, repeats: int, *args) -> dict[str, float]:
     }
 
 
-def benchmark(env_id: str, players: int, seconds: float, repeats: int, vector: bool = True) -> dict:
+SINGLE_COLUMNS = ("engine", "twin", "env_ref", "env_twin")
+VECTOR_COLUMNS = tuple(f"vec{n}x{t}" for n in compiled.VECTOR_SIZES for t in compiled.THREADS)
+
+
+def benchmark(
+    env_id: str,
+    players: int,
+    seconds: float,
+    repeats: int,
+    vector: bool = True,
+    python_vectors: bool = False,
+) -> dict:
     row = {
         "env": env_id,
         "players": players,
         "engine": measure(engine_run, repeats, env_id, players, seconds),
-        "env_step": measure(env_run, repeats, env_id, players, seconds),
+        "twin": measure(compiled.twin_engine_run, repeats, env_id, players, seconds),
+        "env_ref": measure(
+            lambda e, p, s, seed: env_run(e, p, s, seed, "reference"),
+            repeats,
+            env_id,
+            players,
+            seconds,
+        ),
+        "env_twin": measure(env_run, repeats, env_id, players, seconds),
     }
     if vector:
+        for n in compiled.VECTOR_SIZES:
+            for t in compiled.THREADS:
+                row[f"vec{n}x{t}"] = measure(
+                    lambda e, p, s, seed, k=n, th=t: compiled.vector_run(e, p, s, seed, k, th),
+                    repeats,
+                    env_id,
+                    players,
+                    seconds,
+                )
+    if python_vectors:
         for mode, n in VECTOR_SETUPS:
             row[f"{mode}_{n}"] = measure(
                 lambda e, p, s, seed, m=mode, k=n: vector_run(e, p, s, seed, m, k),
@@ -159,7 +193,7 @@ def benchmark(env_id: str, players: int, seconds: float, repeats: int, vector: b
 
 
 def fmt(cell: dict) -> str:
-    return f"{cell['steps_per_s']:,.0f} ({cell['min']:,.0f}-{cell['max']:,.0f})"
+    return f"{cell['steps_per_s']:,.0f}"
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
@@ -170,16 +204,21 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--no-vector", action="store_true", help="skip the vector envs")
+    parser.add_argument(
+        "--python-vectors", action="store_true", help="add the Python vector envs (slow)"
+    )
     args = parser.parse_args(argv)
     env_ids = [args.env] if args.env else jungle_envs.ENV_IDS
     print(
         f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} CPUs; "
-        f"median of {args.repeats} runs x {args.seconds:g} s (min-max); steps/s"
+        f"median of {args.repeats} runs x {args.seconds:g} s; steps/s"
     )
-    columns = ["engine", "env_step"] + (
-        [] if args.no_vector else [f"{m}_{n}" for m, n in VECTOR_SETUPS]
-    )
-    header = f"{'env':<20}{'N':>3}" + "".join(f"{c:>26}" for c in columns) + f"{'peak MiB':>10}"
+    columns = list(SINGLE_COLUMNS)
+    if not args.no_vector:
+        columns += VECTOR_COLUMNS
+    if args.python_vectors:
+        columns += [f"{m}_{n}" for m, n in VECTOR_SETUPS]
+    header = f"{'env':<18}{'N':>2}" + "".join(f"{c:>11}" for c in columns) + f"{'MiB':>6}"
     print(header)
     print("-" * len(header))
     rows = []
@@ -187,13 +226,20 @@ def main(argv: list[str] | None = None) -> list[dict]:
         spec = game_class(env_id).spec
         counts = [args.players] if args.players else list(spec.player_counts)
         for players in counts:
-            row = benchmark(env_id, players, args.seconds, args.repeats, not args.no_vector)
+            row = benchmark(
+                env_id,
+                players,
+                args.seconds,
+                args.repeats,
+                not args.no_vector,
+                args.python_vectors,
+            )
             rows.append(row)
             name = env_id.split("/")[1].removesuffix("-v0")
             print(
-                f"{name:<20}{players:>3}"
-                + "".join(f"{fmt(row[c]):>26}" for c in columns)
-                + f"{row['peak_mib']:>10.1f}",
+                f"{name:<18}{players:>2}"
+                + "".join(f"{fmt(row[c]):>11}" for c in columns)
+                + f"{row['peak_mib']:>6.1f}",
                 flush=True,
             )
     if args.json:

@@ -13,6 +13,9 @@ from jungle_envs.core.game import IllegalActionError
 from jungle_envs.core.registry import game_class
 from jungle_envs.core.state import StateError
 
+# Every behaviour here holds on both engines (see conftest.each_engine).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 ENV_IDS = [pytest.param(env_id, id=env_id.split("/")[1]) for env_id in jungle_envs.ENV_IDS]
 
 

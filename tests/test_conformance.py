@@ -14,6 +14,9 @@ from jungle_envs.core.game import CHANCE, TERMINAL
 from jungle_envs.core.play import play_randomly, random_step
 from jungle_envs.core.registry import game_class
 
+# Every behaviour here holds on both engines (see conftest.each_engine).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 CASES = [
     pytest.param(env_id, n, id=f"{env_id.split('/')[1]}-{n}p")
     for env_id in jungle_envs.ENV_IDS

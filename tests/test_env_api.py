@@ -10,6 +10,9 @@ from gymnasium.utils.env_checker import check_env
 import jungle_envs
 from jungle_envs.core.game import CHANCE, TERMINAL
 
+# Every behaviour here holds on both engines (see conftest.each_engine).
+pytestmark = pytest.mark.usefixtures("each_engine")
+
 ENV_IDS = [pytest.param(env_id, id=env_id.split("/")[1]) for env_id in jungle_envs.ENV_IDS]
 
 

@@ -53,7 +53,8 @@ def test_step_speed_reports_every_env_and_player_count(capsys, tmp_path):
     ]
     assert [(row["env"], row["players"]) for row in rows] == expected
     for row in rows:
-        assert row["engine"]["steps_per_s"] > 0 and row["env_step"]["steps_per_s"] > 0
+        for column in ("engine", "twin", "env_ref", "env_twin"):
+            assert row[column]["steps_per_s"] > 0
         assert row["peak_mib"] > 0
     assert "engine" in capsys.readouterr().out
     assert len(json.loads((tmp_path / "speed.json").read_text())["rows"]) == len(expected)
@@ -70,9 +71,12 @@ def test_step_speed_measures_vector_envs():
             "0.05",
             "--repeats",
             "1",
+            "--python-vectors",
         ]
     )
-    for setup in ("sync_2", "sync_8", "async_2", "async_8", "batched_2", "batched_8"):
+    compiled = [f"vec{n}x{t}" for n in (1, 64, 1024) for t in (1, 2)]
+    python = ["sync_2", "sync_8", "async_2", "async_8", "batched_2", "batched_8"]
+    for setup in compiled + python:
         assert row[setup]["steps_per_s"] > 0
 
 

@@ -6,8 +6,12 @@ driving the twin step by step beside the reference engine.
 
 from __future__ import annotations
 
+from numba import prange
+
 from jungle_envs.core.compiled import contract as game
 from jungle_envs.core.compiled.jit import kernel
+from jungle_envs.core.compiled.rng import CHANCE_STREAM, uniform
+from jungle_envs.core.compiled.runner import random_legal
 
 
 @kernel
@@ -58,3 +62,32 @@ def returns(cfg, s, out):
 @kernel
 def heuristic_action(cfg, s, seat, obs, mask):
     return game.heuristic_action(cfg, s, seat, obs, mask)
+
+
+@kernel
+def random_play(cfg, s, streams, mask, decisions):
+    """Random legal moves for every seat from a fresh game on, chance sampled, no
+    observation built, until ``decisions`` decisions are made; returns the games finished
+    (the twin engine's speed, as ``benchmarks.step_speed`` times the reference's)."""
+    game.init_state(cfg, s)
+    games = made = 0
+    while made < decisions:
+        player = game.current_player(cfg, s)
+        if player == game.CHANCE:
+            game.apply_chance(cfg, s, game.sample_chance(cfg, s, uniform(streams, CHANCE_STREAM)))
+        elif player == game.TERMINAL:
+            games += 1
+            game.init_state(cfg, s)
+        else:
+            game.legal_mask(cfg, s, mask)
+            game.apply_action(cfg, s, random_legal(mask, streams))
+            made += 1
+    return games
+
+
+@kernel(parallel=True)
+def random_actions(masks, streams, out):
+    """A uniformly random legal action per row of ``masks`` (a learner that costs nothing,
+    for timing vector envs)."""
+    for i in prange(masks.shape[0]):
+        out[i] = random_legal(masks[i], streams[i])

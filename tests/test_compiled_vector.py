@@ -1,0 +1,179 @@
+"""The compiled vector env and its Stable-Baselines3 adapter.
+
+Its rows are checked against the reference engine (observation, mask and returns of the
+unpacked state), its envs against each other (a batch plays the same games as the same
+envs one by one, on any number of threads), and its Gymnasium semantics (next-step
+autoreset, infos, bad input) directly.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import jungle_envs
+from jungle_envs.core.compiled.vector import CompiledVectorEnv
+from jungle_envs.core.game import TERMINAL, IllegalActionError
+
+ENV_IDS = [pytest.param(env_id, id=env_id.split("/")[1]) for env_id in jungle_envs.ENV_IDS]
+
+
+def make(env_id: str, num_envs: int, **kwargs) -> CompiledVectorEnv:
+    return gym.make_vec(
+        env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs
+    )
+
+
+def first_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_make_vec_gives_the_compiled_vector_env_with_batched_spaces(env_id):
+    envs = make(env_id, 3, num_players=3)
+    assert isinstance(envs, CompiledVectorEnv)
+    obs, info = envs.reset(seed=0)
+    game = envs.game
+    assert obs.shape == (3, game.observation_size) and obs.dtype == np.float32
+    assert envs.observation_space.contains(obs)
+    assert info["action_mask"].shape == (3, game.spec.num_actions)
+    assert info["action_mask"].dtype == np.int8
+    np.testing.assert_array_equal(envs.action_masks(), info["action_mask"].astype(bool))
+    assert envs.action_masks().any(axis=1).all()
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_every_row_is_the_reference_view_of_its_state(env_id):
+    envs = make(env_id, 4, num_players=3, opponents="heuristic")
+    game = envs.game
+    rng = np.random.default_rng(1)
+    obs, info = envs.reset(seed=5)
+    ended, finished = np.zeros(4, dtype=bool), 0
+    for _ in range(150):
+        for i, state in enumerate(envs.states):
+            if ended[i]:
+                continue  # still the finished game: the next step starts a new one
+            seat = int(info["agent_seat"][i])
+            assert game.current_player(state) == seat
+            np.testing.assert_array_equal(obs[i], game.observe(state, seat))
+            np.testing.assert_array_equal(info["action_mask"][i], game.legal_mask(state))
+        obs, rewards, terminated, truncated, info = envs.step(
+            first_legal(info["action_mask"], rng)
+        )
+        # Next-step autoreset: the envs that had ended start over, their actions ignored.
+        assert not rewards[ended].any() and not terminated[ended].any()
+        for i in np.flatnonzero(terminated):
+            state = envs.states[i]
+            assert game.current_player(state) == TERMINAL
+            seat = int(info["agent_seat"][i])
+            assert rewards[i] == game.returns(state)[seat]
+            np.testing.assert_array_equal(info["returns"][i], game.returns(state))
+            np.testing.assert_array_equal(info["scores"][i], game.scores(state))
+            assert info["_returns"][i] and not info["illegal_action"][i]
+            finished += 1
+        ended = terminated | truncated
+    assert finished > 0
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_a_batch_plays_the_games_of_its_envs_alone_on_any_number_of_threads(env_id, threads):
+    batch = make(env_id, 3, num_players=4, num_threads=threads)
+    alone = [make(env_id, 1, num_players=4, num_threads=1) for _ in range(3)]
+    obs, _info = batch.reset(seed=40)
+    for i, env in enumerate(alone):
+        one_obs, _ = env.reset(seed=40 + i)
+        np.testing.assert_array_equal(obs[i], one_obs[0])
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        actions = first_legal(batch.action_masks(), rng)
+        out = batch.step(actions)
+        for i, env in enumerate(alone):
+            one = env.step(actions[i : i + 1])
+            for got, want in zip(out[:4], one[:4], strict=True):
+                np.testing.assert_array_equal(got[i], want[0])
+
+
+def test_same_seed_same_games_and_another_seed_other_games():
+    def trace(seed):
+        envs = make("jungle_envs/TropicRace-v0", 4, opponents="heuristic")
+        rng = np.random.default_rng(0)
+        obs, _ = envs.reset(seed=seed)
+        out = [obs]
+        for _ in range(60):
+            obs, rewards, *_ = envs.step(first_legal(envs.action_masks(), rng))
+            out += [obs, rewards]
+        return np.concatenate([a.ravel() for a in out])
+
+    np.testing.assert_array_equal(trace(3), trace(3))
+    assert not np.array_equal(trace(3), trace(4))
+
+
+def test_score_reward_adds_up_to_the_final_score():
+    envs = make("jungle_envs/JungleSweep-v0", 2, reward="score")
+    rng = np.random.default_rng(2)
+    envs.reset(seed=1)
+    totals, finals = np.zeros(2), [None, None]
+    while any(f is None for f in finals):
+        _, rewards, terminated, _, info = envs.step(first_legal(envs.action_masks(), rng))
+        totals += np.where([f is None for f in finals], rewards, 0.0)
+        for i in np.flatnonzero(terminated):
+            if finals[i] is None:
+                finals[i] = info["scores"][i, info["agent_seat"][i]]
+    np.testing.assert_allclose(totals, finals)
+
+
+def test_illegal_actions_lose_or_raise_and_bad_actions_are_refused():
+    envs = make("jungle_envs/JungleSweep-v0", 2, illegal_action="lose")
+    _, info = envs.reset(seed=0)
+    illegal = np.array([np.flatnonzero(m == 0)[0] for m in info["action_mask"]])
+    _, rewards, terminated, _, info = envs.step(illegal)
+    assert terminated.all() and (rewards == -1).all() and info["illegal_action"].all()
+    raising = make("jungle_envs/JungleSweep-v0", 2, illegal_action="raise")
+    _, info = raising.reset(seed=0)
+    before = raising._rows.copy()
+    with pytest.raises(IllegalActionError, match="envs"):
+        raising.step(np.array([np.flatnonzero(m == 0)[0] for m in info["action_mask"]]))
+    np.testing.assert_array_equal(raising._rows, before)  # nothing moved
+    with pytest.raises(ValueError, match="out of the action space"):
+        raising.step(np.array([0, 99]))
+    with pytest.raises(ValueError, match="2 integers"):
+        raising.step(np.array([0, 1, 2]))
+    with pytest.raises(ValueError, match="built-in opponents"):
+        make("jungle_envs/JungleSweep-v0", 2, opponents=lambda o, m, r: 0)
+    with pytest.raises(ValueError, match="num_threads"):
+        make("jungle_envs/JungleSweep-v0", 2, num_threads=0)
+
+
+def test_dict_observations_carry_the_masks():
+    envs = make("jungle_envs/SpankTheMonkey-v0", 2, observation_mode="dict")
+    obs, info = envs.reset(seed=0)
+    assert set(obs) == {"observation", "action_mask"}
+    assert envs.observation_space.contains(obs)
+    np.testing.assert_array_equal(obs["action_mask"], info["action_mask"])
+
+
+def test_maskable_ppo_trains_on_the_sb3_adapter():
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from jungle_envs.sb3 import CompiledVecEnv
+
+    venv = VecMonitor(CompiledVecEnv("jungle_envs/TropicRace-v0", num_envs=8, num_players=2))
+    model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, seed=0)
+    model.learn(512)
+    assert model.num_timesteps >= 512 and len(model.ep_info_buffer) > 0
+    venv.reset()
+    rng = np.random.default_rng(0)
+    seen_end = False
+    for _ in range(200):
+        masks = venv.env_method("action_masks")
+        assert masks.shape == (8, venv.action_space.n)
+        obs, _, dones, infos = venv.step(first_legal(masks, rng))
+        for i in np.flatnonzero(dones):
+            seen_end = True
+            assert infos[i]["terminal_observation"].shape == obs[i].shape
+            assert venv.env_method("action_masks")[i].any()  # already the next game
+    assert seen_end
