@@ -120,6 +120,7 @@ class CompiledEngine:
         self, game: Game, skip_forced_actions: bool, score_reward: bool, twin: Any
     ) -> None:
         from jungle_envs.core.compiled import runner
+        from jungle_envs.core.compiled.engine import bind
 
         self.game, self.twin = game, twin
         self.skip_forced = skip_forced_actions
@@ -194,14 +195,3 @@ class CompiledEngine:
                                         self.score_reward, action, self._obs, self._mask,
                                         self._scores, self._results)  # fmt: skip
         return status, reward
-
-
-def bind(dispatcher, *example_args):
-    """The compiled entry point of ``dispatcher`` for these argument types (compiled or
-    loaded from the cache on first use); calling it skips numba's type dispatch."""
-    from numba import typeof
-
-    signature = tuple(typeof(arg) for arg in example_args)
-    if signature not in dispatcher.overloads:
-        dispatcher.compile(signature)
-    return dispatcher.overloads[signature].entry_point

@@ -38,11 +38,12 @@ class Twin:
         self.row_size = int(self.cfg.row_size)
         if (self.cfg.num_actions, self.cfg.obs_size) != (self.num_actions, self.obs_size):
             raise TwinUnavailable("the twin's action or observation size differs")
+        self._bound: dict[str, object] = {}
 
     # --- state rows ----------------------------------------------------------------------
     def new_row(self) -> np.ndarray:
         row = np.zeros(self.row_size, dtype=np.int32)
-        calls.init_state(self.cfg, row)
+        self._call("init_state", row)
         return row
 
     def pack(self, state: GameState, row: np.ndarray | None = None) -> np.ndarray:
@@ -56,43 +57,59 @@ class Twin:
         return self.module.unpack(self.game, self.cfg, row)
 
     # --- one rule at a time (tests and tools) -----------------------------------------------
+    def _call(self, name: str, *args):
+        """``calls.<name>(cfg, *args)`` through its compiled entry point (bound on first
+        use: later calls skip numba's type dispatch)."""
+        fn = self._bound.get(name)
+        if fn is None:
+            fn = self._bound[name] = bind(getattr(calls, name), self.cfg, *args)
+        return fn(self.cfg, *args)
+
     def current_player(self, row: np.ndarray) -> int:
-        return int(calls.current_player(self.cfg, row))
+        return int(self._call("current_player", row))
 
     def legal_mask(self, row: np.ndarray) -> np.ndarray:
         mask = np.zeros(self.num_actions, dtype=np.int8)
-        calls.legal_mask(self.cfg, row, mask)
+        self._call("legal_mask", row, mask)
         return mask.astype(bool)
 
     def apply_action(self, row: np.ndarray, action: int) -> None:
-        calls.apply_action(self.cfg, row, int(action))
+        self._call("apply_action", row, int(action))
 
     def sample_chance(self, row: np.ndarray, u: float) -> int:
-        return int(calls.sample_chance(self.cfg, row, float(u)))
+        return int(self._call("sample_chance", row, float(u)))
 
     def apply_chance(self, row: np.ndarray, outcome: int) -> None:
-        calls.apply_chance(self.cfg, row, int(outcome))
+        self._call("apply_chance", row, int(outcome))
 
     def observe(self, row: np.ndarray, seat: int) -> np.ndarray:
         obs = np.zeros(self.obs_size, dtype=np.float32)
-        calls.observe(self.cfg, row, int(seat), obs)
+        self._call("observe", row, int(seat), obs)
         return obs
 
     def scores(self, row: np.ndarray) -> list[float]:
         out = np.zeros(self.num_players)
-        calls.scores(self.cfg, row, out)
+        self._call("scores", row, out)
         return out.tolist()
 
     def returns(self, row: np.ndarray) -> list[float]:
         out = np.zeros(self.num_players)
-        calls.returns(self.cfg, row, out)
+        self._call("returns", row, out)
         return out.tolist()
 
     def heuristic_action(self, row: np.ndarray, seat: int) -> int:
         obs = self.observe(row, seat)
         mask = self.legal_mask(row).astype(np.int8)
-        return int(calls.heuristic_action(self.cfg, row, int(seat), obs, mask))
+        return int(self._call("heuristic_action", row, int(seat), obs, mask))
 
 
-def load_twin(game: Game) -> Twin:
-    return Twin(game)
+def bind(dispatcher, *example_args):
+    """The compiled entry point of ``dispatcher`` for these argument types (compiled or
+    loaded from the cache on first use); calling it skips numba's type dispatch, so it must
+    only ever get arguments of exactly these types."""
+    from numba import typeof
+
+    signature = tuple(typeof(arg) for arg in example_args)
+    if signature not in dispatcher.overloads:
+        dispatcher.compile(signature)
+    return dispatcher.overloads[signature].entry_point

@@ -37,8 +37,8 @@ class JungleSweepEnv(JungleEnv):
     action ends the episode with -1 and `info["illegal_action"] = True`.
 
     ## Episode End
-    Terminates after the fourth round's coconuts are drawn. Truncated by `TimeLimit` at
-    `spec.max_episode_steps` learner decisions (never reached: a safety net ends any round
+    Terminates after the fourth round's coconuts are drawn. Truncated after `step_limit`
+    learner decisions (never reached by default: a safety net ends any round
     after 200 dice rounds).
 
     ## Arguments
@@ -46,7 +46,8 @@ class JungleSweepEnv(JungleEnv):
     model or path, an object with `act(obs, mask, rng)`, a callable, or a list per seat),
     `agent_seat` (`"random"` or a seat), `render_mode` (`None`, `"ansi"`, `"human"`),
     `observation_mode` (`"flat"`, `"dict"`), `illegal_action` (`"lose"`, `"raise"`),
-    `reward` (`"win"`, `"score"`), `skip_forced_actions` (default True), and the game
+    `reward` (`"win"`, `"score"`), `skip_forced_actions` (default True), `engine`
+    (`"auto"`: the compiled twin; `"compiled"`, `"reference"`), `step_limit`, and the game
     options `terrain` (non-palm tiles, default 8 paths, 1 quicksand, 1 clearing, 2 water
     holes, 2 hills), `coconuts` (value -> count, default {0: 4, 1: 6, 2: 5, 3: 3, 4: 2}),
     `move_features` (default False: add where each die face would take my monkey) and

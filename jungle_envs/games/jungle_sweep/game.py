@@ -97,7 +97,7 @@ SPEC = GameSpec(
             "max_dice_rounds",
             DEFAULT_MAX_DICE_ROUNDS,
             "dice rounds after which a round ends by the safety net (above 200, also raise "
-            "max_episode_steps in gymnasium.make)",
+            "the env's step_limit)",
             _check_positive_int,
         ),
     ),

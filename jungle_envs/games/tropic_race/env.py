@@ -40,12 +40,13 @@ class TropicRaceEnv(JungleEnv):
 
     ## Episode End
     Terminates when a player has every monkey in the goal or the volcano erupts (the last
-    supply tile is pushed in). Truncated by `TimeLimit` after `spec.max_episode_steps`
-    learner decisions, which a game practically never reaches.
+    supply tile is pushed in). Truncated after `step_limit` learner decisions (by default
+    the game's bound, which a game practically never reaches).
 
     ## Arguments
     `num_players` (2-5, default 4), `opponents`, `agent_seat`, `render_mode`,
-    `observation_mode`, `illegal_action`, `reward`, `skip_forced_actions` (see the README),
+    `observation_mode`, `illegal_action`, `reward`, `skip_forced_actions`, `engine`,
+    `step_limit` (see the README),
     and the game options `die_faces` (default 1-6, LION x2, ARROW x2), `tile_mix` (default
     10 bridges, 4 near-only, 3 far-only, 3 empty), `lion_start` (default "B5"),
     `die_fields` (default T2, B2, B8), `arrow_fields` (default B4, B6) and `monkeys` (per
