@@ -5,18 +5,22 @@ twin must draw too) and the same decisions (random legal actions mixed with the
 heuristic's choice, so the heuristic's lines of play are reached). ``full`` checks compare
 after every step the state (through the reference's JSON form), whose turn it is, the
 mask, the deciding seat's observation and heuristic choice, every seat's observation,
-scores and returns; ``lean`` checks skip the per-step state and other seats' views and
-compare the state every ``state_every`` steps and at the end. A difference raises
+scores and returns; ``lean`` checks (for long runs) compare the mask at every decision,
+the deciding seat's observation and heuristic choice at every ``view_every``-th decision,
+the state every ``state_every`` steps, and everything at the end. A difference raises
 ``TwinMismatch`` with the seed, the actions so far and both states as JSON.
 
-    python -m jungle_envs.core.compiled.lockstep --game JungleSweep --players 4 --games 1000
+    python -m jungle_envs.core.compiled.lockstep --game JungleSweep --players 4 \
+        --games 100000 --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,6 +58,7 @@ def play_lockstep(
     seed: int,
     full: bool = True,
     state_every: int = 25,
+    view_every: int = 8,
     heuristic_share: float = 0.5,
 ) -> tuple[int, int]:
     """One game in lockstep; returns (steps, decisions)."""
@@ -91,7 +96,7 @@ def play_lockstep(
             twin_outcome = twin.sample_chance(row, u)
             if twin_outcome != outcome:
                 fail(f"chance draw for u={u!r}: twin {twin_outcome}, reference {outcome}")
-            game.apply_chance(state, outcome)
+            game._apply_chance(state, outcome)  # drawn from the event itself: possible
             twin.apply_chance(row, outcome)
             history.append(f"c{outcome}")
         else:
@@ -99,17 +104,21 @@ def play_lockstep(
             if not np.array_equal(twin.legal_mask(row), mask):
                 fail(f"masks differ: twin {np.flatnonzero(twin.legal_mask(row))}, "
                      f"reference {np.flatnonzero(mask)}")  # fmt: skip
-            obs = game.observe(state, player)
-            compare_views(twin.observe(row, player), obs, f"observation of seat {player}", fail)
-            choice = heuristic.act(obs, mask, None)
-            twin_choice = twin.heuristic_action(row, player)
-            if twin_choice != choice:
-                fail(f"heuristic of seat {player}: twin {twin_choice}, reference {choice}")
             legal = np.flatnonzero(mask)
-            action = choice
-            if rng.random() >= heuristic_share:
-                action = int(legal[rng.integers(len(legal))])
-            game.apply_action(state, action)
+            action = int(legal[rng.integers(len(legal))])
+            look = full or decisions % view_every == 0
+            if look or rng.random() < heuristic_share:
+                obs = game.observe(state, player)
+                choice = heuristic.act(obs, mask, None)
+                if look:
+                    what = f"observation of seat {player}"
+                    compare_views(twin.observe(row, player), obs, what, fail)
+                    twin_choice = twin.heuristic_action(row, player)
+                    if twin_choice != choice:
+                        fail(f"heuristic of seat {player}: twin {twin_choice}, reference {choice}")
+                if rng.random() < heuristic_share:
+                    action = choice
+            game._apply_action(state, action)  # drawn from the mask: legal
             twin.apply_action(row, action)
             history.append(f"a{action}")
             decisions += 1
@@ -144,18 +153,43 @@ def check_results(game: Game, twin: Twin, state, row, fail) -> None:
 
 
 def run(
-    name: str, players: int, games: int, first_seed: int = 0, full: bool = True, **options
+    name: str,
+    players: int,
+    games: int,
+    first_seed: int = 0,
+    full: bool = True,
+    workers: int = 1,
+    **options,
 ) -> LockstepReport:
+    """``games`` games from ``first_seed`` on; with ``workers`` > 1, in that many processes."""
+    start = time.perf_counter()
+    if workers > 1:
+        bounds = np.linspace(first_seed, first_seed + games, workers + 1).astype(int)
+        jobs = [
+            (name, players, int(a), int(b), full, options) for a, b in itertools.pairwise(bounds)
+        ]
+        with ProcessPoolExecutor(workers) as pool:
+            parts = list(pool.map(_run_seeds, jobs))
+    else:
+        parts = [_run_seeds((name, players, first_seed, first_seed + games, full, options))]
+    report = LockstepReport(seconds=time.perf_counter() - start)
+    for part in parts:
+        report.games += part.games
+        report.steps += part.steps
+        report.decisions += part.decisions
+    return report
+
+
+def _run_seeds(job: tuple) -> LockstepReport:
+    name, players, first, last, full, options = job
     game = make_game(name, players, **options)
     twin = Twin(game)
     report = LockstepReport()
-    start = time.perf_counter()
-    for seed in range(first_seed, first_seed + games):
+    for seed in range(first, last):
         steps, decisions = play_lockstep(game, twin, seed, full=full)
         report.games += 1
         report.steps += steps
         report.decisions += decisions
-    report.seconds = time.perf_counter() - start
     return report
 
 
@@ -166,8 +200,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0, help="first game's seed")
     parser.add_argument("--full", action="store_true", help="compare everything every step")
+    parser.add_argument("--workers", type=int, default=1, help="processes to share the games")
     args = parser.parse_args(argv)
-    report = run(args.game, args.players, args.games, args.seed, full=args.full)
+    report = run(
+        args.game, args.players, args.games, args.seed, full=args.full, workers=args.workers
+    )
     print(
         f"{args.game}, {args.players} players: {report.games} games, {report.steps} steps, "
         f"{report.decisions} decisions in lockstep, no difference ({report.seconds:.0f} s)"
