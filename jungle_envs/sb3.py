@@ -42,7 +42,6 @@ class CompiledVecEnv(VecEnv):
         super().__init__(num_envs, vector.single_observation_space, vector.single_action_space)
         self._seed = seed
         self._actions = np.zeros(num_envs, dtype=np.int64)
-        self._which = np.zeros(num_envs, dtype=np.bool_)
 
     # --- VecEnv API ------------------------------------------------------------------------
     def reset(self) -> np.ndarray:
@@ -64,14 +63,9 @@ class CompiledVecEnv(VecEnv):
             for i in ended:
                 infos[i]["terminal_observation"] = row_of(obs, i)
                 infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
-                infos[i]["returns"] = v._results[i].tolist()
-            self._which[:] = dones
-            runner.batch_reset_where(v.twin.cfg, v._rows, v._streams, v._learners,
-                                     v.seat_option, v.kinds, v.relative, v.skip_forced,
-                                     v._obs, v._masks, v._scores, v._steps, self._which,
-                                     v._ok)  # fmt: skip
-            v._check_ok()
-            v._ended[:] = False
+                infos[i]["returns"] = v.buffers.results[i].tolist()
+            v.buffers.which[:] = dones
+            v.run(runner.RESET_WHERE)
         return copied(obs), rewards.astype(np.float32), dones.copy(), infos
 
     def close(self) -> None:

@@ -132,10 +132,10 @@ def test_illegal_actions_lose_or_raise_and_bad_actions_are_refused():
     assert terminated.all() and (rewards == -1).all() and info["illegal_action"].all()
     raising = make("jungle_envs/JungleSweep-v0", 2, illegal_action="raise")
     _, info = raising.reset(seed=0)
-    before = raising._rows.copy()
+    before = raising.buffers.rows.copy()
     with pytest.raises(IllegalActionError, match="envs"):
         raising.step(np.array([np.flatnonzero(m == 0)[0] for m in info["action_mask"]]))
-    np.testing.assert_array_equal(raising._rows, before)  # nothing moved
+    np.testing.assert_array_equal(raising.buffers.rows, before)  # nothing moved
     with pytest.raises(ValueError, match="out of the action space"):
         raising.step(np.array([0, 99]))
     with pytest.raises(ValueError, match="2 integers"):

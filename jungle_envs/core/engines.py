@@ -136,13 +136,10 @@ class CompiledEngine:
         self.done = False
         self.learner = 0
         self._dealt = False
-        cfg = twin.cfg
-        # Entry points of the compiled signatures: no type dispatch on every call.
-        start_args = (cfg, self._row, self._streams, 0, self._kinds, False, True)
-        self._start = bind(runner.start_episode, *start_args, self._obs, self._mask, self._scores)
-        self._step = bind(
-            runner.step_and_reward, *start_args, False, 0,
-            self._obs, self._mask, self._scores, self._results,
+        # The compiled entry point itself: no numba type dispatch on every call.
+        self._call = bind(
+            runner.env_call, twin.cfg, self._row, self._streams, 0, self._kinds, False, True,
+            False, True, 0, self._obs, self._mask, self._scores, self._results,
         )  # fmt: skip
         self._runner = runner
 
@@ -162,24 +159,24 @@ class CompiledEngine:
                 self._kinds[seat] = built_in_kind(opponents[seat], self.game)
         self._streams[:] = rng.integers(0, 2**63, size=2, dtype=np.uint64)
         self._dealt = True
-        status = self._start(self.twin.cfg, self._row, self._streams, learner, self._kinds,
-                             False, self.skip_forced, self._obs, self._mask,
-                             self._scores)  # fmt: skip
+        status, _ = self._run(True, 0)
         status, _ = self._play_external(status, 0.0)
         self.done = status == self._runner.DONE
         return not self.done
 
     def step(self, action: int) -> float:
-        status, reward = self._step(self.twin.cfg, self._row, self._streams, self.learner,
-                                    self._kinds, False, self.skip_forced, self.score_reward,
-                                    action, self._obs, self._mask, self._scores,
-                                    self._results)  # fmt: skip
+        status, reward = self._run(False, action)
         status, reward = self._play_external(status, reward)
         self.done = status == self._runner.DONE
         return float(reward)
 
     def observation(self) -> np.ndarray:
         return self._obs.copy()
+
+    def _run(self, start: bool, action: int) -> tuple[int, float]:
+        return self._call(self.twin.cfg, self._row, self._streams, self.learner, self._kinds,
+                          False, self.skip_forced, self.score_reward, start, action, self._obs,
+                          self._mask, self._scores, self._results)  # fmt: skip
 
     def _play_external(self, status: int, reward: float) -> tuple[int, float]:
         """Let opponents that live in Python (models, callables) take their turns."""
@@ -190,8 +187,5 @@ class CompiledEngine:
             policy = self.opponents[seat]
             action = policy.act(self._obs.copy(), mask, self.opponent_rng)
             action = checked_opponent_action(self.game, seat, action, mask)
-            status, reward = self._step(self.twin.cfg, self._row, self._streams,
-                                        self.learner, self._kinds, False, self.skip_forced,
-                                        self.score_reward, action, self._obs, self._mask,
-                                        self._scores, self._results)  # fmt: skip
+            status, reward = self._run(False, action)
         return status, reward

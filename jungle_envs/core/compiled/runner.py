@@ -3,13 +3,16 @@
 ``advance`` plays one env on until someone outside the kernel must act: the learner, an
 opponent that lives in Python (a model, a callable), or nobody because the game is over.
 Chance outcomes come from the env's chance stream, built-in opponents (random, heuristic)
-act from its opponent stream. ``env_step`` / ``env_reset`` are what the single env calls;
-``batch_step`` / ``batch_reset`` step many envs in one call, spread over threads, with
-next-step autoreset (the step after an episode ends resets that env and ignores its
-action). The per-game rules come in through ``contract``.
+act from its opponent stream. ``env_call`` is what the single env calls; ``batch_call``
+steps or resets many envs in one call, spread over threads, with next-step autoreset (the
+step after an episode ends resets that env and ignores its action). The per-game rules
+come in through ``contract``. Each has one entry point per game, because every compiled
+entry point costs seconds of compile time.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 from numba import prange
 
@@ -98,15 +101,6 @@ def env_reset(cfg, s, streams, seat_option, kinds, relative, skip_forced, obs, m
 
 
 @kernel
-def start_episode(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask, scores):
-    """A fresh game played on until someone outside the kernel acts (single env)."""
-    game.init_state(cfg, s)
-    status = advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask)
-    game.scores(cfg, s, scores)
-    return status
-
-
-@kernel
 def env_step(cfg, s, streams, learner, kinds, relative, skip_forced, action, obs, mask):
     """Apply the action of whoever must act (learner or external opponent) and advance."""
     game.apply_action(cfg, s, action)
@@ -132,73 +126,81 @@ def learner_reward(cfg, s, learner, status, score_reward, scores, results):
 
 
 @kernel
-def step_and_reward(cfg, s, streams, learner, kinds, relative, skip_forced, score_reward,
-                    action, obs, mask, scores, results):  # fmt: skip
-    """``env_step``, then the learner's reward unless an external opponent must act first
-    (call again with its action; the reward then covers the whole step)."""
+def env_call(cfg, s, streams, learner, kinds, relative, skip_forced, score_reward, start,
+             action, obs, mask, scores, results):  # fmt: skip
+    """The single env's one entry point (one compiled function per game keeps compile time
+    down). ``start``: deal a fresh game and play on to the first outside decision.
+    Otherwise apply ``action`` and play on. Returns (status, the learner's reward); when an
+    external opponent must act first the reward waits for the call with its action."""
+    if start:
+        game.init_state(cfg, s)
+        status = advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask)
+        game.scores(cfg, s, scores)
+        return status, 0.0
     status = env_step(cfg, s, streams, learner, kinds, relative, skip_forced, action, obs, mask)
     if status >= EXTERNAL_TURN:
         return status, 0.0
     return status, learner_reward(cfg, s, learner, status, score_reward, scores, results)
 
 
+# The vector env's arrays, one row per env; named as the module attribute so numba's cache
+# pickles the class by reference.
+BatchBuffers = namedtuple(
+    "BatchBuffers",
+    [
+        "rows", "streams", "learners", "obs", "masks", "scores", "results", "rewards",
+        "terminated", "truncated", "illegal", "ended", "steps", "ok", "actions", "which",
+    ],
+)  # fmt: skip
+STEP, RESET_ALL, RESET_WHERE = 0, 1, 2
+
+
 @kernel
-def _reset_one(cfg, S, streams, learners, seat_option, kinds, relative, skip_forced, obs,
-               masks, scores, i):  # fmt: skip
+def reset_one(cfg, b, i, seat_option, kinds, relative, skip_forced):
     learner = env_reset(
-        cfg, S[i], streams[i], seat_option, kinds, relative, skip_forced, obs[i], masks[i]
-    )
-    learners[i] = learner
-    game.scores(cfg, S[i], scores[i])
-    return learner >= 0
+        cfg, b.rows[i], b.streams[i], seat_option, kinds, relative, skip_forced, b.obs[i],
+        b.masks[i],
+    )  # fmt: skip
+    b.learners[i] = learner
+    game.scores(cfg, b.rows[i], b.scores[i])
+    b.ok[i] = learner >= 0
+    b.ended[i], b.steps[i] = False, 0
+
+
+@kernel
+def step_one(cfg, b, i, kinds, relative, skip_forced, score_reward, max_steps):
+    """One step of env i, next-step autoreset: an env whose last step ended its episode is
+    reset and its action ignored. An illegal action ends the episode with -1."""
+    b.rewards[i], b.terminated[i], b.truncated[i], b.illegal[i] = 0.0, False, False, False
+    learner, action = b.learners[i], b.actions[i]
+    b.steps[i] += 1
+    if action < 0 or action >= b.masks.shape[1] or b.masks[i, action] == 0:
+        b.rewards[i], b.terminated[i], b.illegal[i], b.ended[i] = -1.0, True, True, True
+        b.results[i, :] = 0.0
+        game.scores(cfg, b.rows[i], b.scores[i])
+        return
+    status = env_step(cfg, b.rows[i], b.streams[i], learner, kinds, relative, skip_forced,
+                      action, b.obs[i], b.masks[i])  # fmt: skip
+    b.rewards[i] = learner_reward(cfg, b.rows[i], learner, status, score_reward, b.scores[i],
+                                  b.results[i])  # fmt: skip
+    b.terminated[i] = status == DONE
+    b.truncated[i] = status != DONE and b.steps[i] >= max_steps
+    b.ended[i] = b.terminated[i] or b.truncated[i]
 
 
 @kernel(parallel=True)
-def batch_reset(cfg, S, streams, learners, seat_option, kinds, relative, skip_forced, obs,
-                masks, scores, ok):  # fmt: skip
-    """Reset every env; ``scores`` keeps each env's scores for the score reward."""
-    for i in prange(S.shape[0]):
-        ok[i] = _reset_one(cfg, S, streams, learners, seat_option, kinds, relative,
-                           skip_forced, obs, masks, scores, i)  # fmt: skip
-
-
-@kernel(parallel=True)
-def batch_reset_where(cfg, S, streams, learners, seat_option, kinds, relative, skip_forced,
-                      obs, masks, scores, steps, which, ok):  # fmt: skip
-    """Reset the envs where ``which`` is set (same-step autoreset, as Stable-Baselines3's
-    vector envs do it)."""
-    for i in prange(S.shape[0]):
-        if which[i]:
-            ok[i] = _reset_one(cfg, S, streams, learners, seat_option, kinds, relative,
-                               skip_forced, obs, masks, scores, i)  # fmt: skip
-            steps[i] = 0
-
-
-@kernel(parallel=True)
-def batch_step(cfg, S, streams, learners, seat_option, kinds, relative, skip_forced,
-               score_reward, max_steps, actions, obs, masks, scores, rewards, terminated,
-               truncated, illegal, ended, steps, results, ok):  # fmt: skip
-    """One step of every env, next-step autoreset: ``ended[i]`` says env i's last step
-    ended its episode, so this step resets it and ignores its action. ``results`` gets a
-    finished game's returns; an illegal action ends the episode with -1."""
-    for i in prange(S.shape[0]):
-        rewards[i], terminated[i], truncated[i], illegal[i] = 0.0, False, False, False
-        if ended[i]:
-            ok[i] = _reset_one(cfg, S, streams, learners, seat_option, kinds, relative,
-                               skip_forced, obs, masks, scores, i)  # fmt: skip
-            ended[i], steps[i] = False, 0
-            continue
-        learner, action = learners[i], actions[i]
-        steps[i] += 1
-        if action < 0 or action >= masks.shape[1] or masks[i, action] == 0:
-            rewards[i], terminated[i], illegal[i], ended[i] = -1.0, True, True, True
-            results[i, :] = 0.0
-            game.scores(cfg, S[i], scores[i])
-            continue
-        status = env_step(cfg, S[i], streams[i], learner, kinds, relative, skip_forced, action,
-                          obs[i], masks[i])  # fmt: skip
-        rewards[i] = learner_reward(cfg, S[i], learner, status, score_reward, scores[i],
-                                    results[i])  # fmt: skip
-        terminated[i] = status == DONE
-        truncated[i] = status != DONE and steps[i] >= max_steps
-        ended[i] = terminated[i] or truncated[i]
+def batch_call(cfg, b, command, seat_option, kinds, relative, skip_forced, score_reward,
+               max_steps):  # fmt: skip
+    """The vector env's one entry point, over every env in parallel threads: STEP, or
+    RESET_ALL, or RESET_WHERE ``b.which`` is set (same-step autoreset, as
+    Stable-Baselines3's vector envs do it)."""
+    for i in prange(b.rows.shape[0]):
+        if command == STEP:
+            if b.ended[i]:
+                b.rewards[i], b.terminated[i], b.truncated[i] = 0.0, False, False
+                b.illegal[i] = False
+                reset_one(cfg, b, i, seat_option, kinds, relative, skip_forced)
+            else:
+                step_one(cfg, b, i, kinds, relative, skip_forced, score_reward, max_steps)
+        elif command == RESET_ALL or b.which[i]:
+            reset_one(cfg, b, i, seat_option, kinds, relative, skip_forced)

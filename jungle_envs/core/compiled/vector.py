@@ -131,20 +131,24 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         )
         self.action_space = gym.vector.utils.batch_space(self.single_action_space, num_envs)
 
-        self._rows = np.zeros((num_envs, self.twin.row_size), dtype=np.int32)
-        self._streams = np.zeros((num_envs, 2), dtype=np.uint64)
-        self._learners = np.zeros(num_envs, dtype=np.int64)
-        self._obs = np.zeros((num_envs, game.observation_size), dtype=np.float32)
-        self._masks = np.zeros((num_envs, spec.num_actions), dtype=np.int8)
-        self._scores = np.zeros((num_envs, n))
-        self._results = np.zeros((num_envs, n))
-        self._rewards = np.zeros(num_envs)
-        self._terminated = np.zeros(num_envs, dtype=np.bool_)
-        self._truncated = np.zeros(num_envs, dtype=np.bool_)
-        self._illegal = np.zeros(num_envs, dtype=np.bool_)
-        self._ended = np.zeros(num_envs, dtype=np.bool_)
-        self._steps = np.zeros(num_envs, dtype=np.int64)
-        self._ok = np.ones(num_envs, dtype=np.bool_)
+        self.buffers = runner.BatchBuffers(
+            rows=np.zeros((num_envs, self.twin.row_size), dtype=np.int32),
+            streams=np.zeros((num_envs, 2), dtype=np.uint64),
+            learners=np.zeros(num_envs, dtype=np.int64),
+            obs=np.zeros((num_envs, game.observation_size), dtype=np.float32),
+            masks=np.zeros((num_envs, spec.num_actions), dtype=np.int8),
+            scores=np.zeros((num_envs, n)),
+            results=np.zeros((num_envs, n)),
+            rewards=np.zeros(num_envs),
+            terminated=np.zeros(num_envs, dtype=np.bool_),
+            truncated=np.zeros(num_envs, dtype=np.bool_),
+            illegal=np.zeros(num_envs, dtype=np.bool_),
+            ended=np.zeros(num_envs, dtype=np.bool_),
+            steps=np.zeros(num_envs, dtype=np.int64),
+            ok=np.ones(num_envs, dtype=np.bool_),
+            actions=np.zeros(num_envs, dtype=np.int64),
+            which=np.zeros(num_envs, dtype=np.bool_),
+        )
         self._started = False
 
     # --- Gymnasium API -------------------------------------------------------------------
@@ -157,14 +161,8 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         if len(seeds) != self.num_envs:
             raise ValueError(f"reset() needs {self.num_envs} seeds, got {len(seeds)}")
         for i, env_seed in enumerate(seeds):
-            self._streams[i] = stream_state(env_seed)
-        self._set_threads()
-        runner.batch_reset(self.twin.cfg, self._rows, self._streams, self._learners,
-                           self.seat_option, self.kinds, self.relative, self.skip_forced,
-                           self._obs, self._masks, self._scores, self._ok)  # fmt: skip
-        self._check_ok()
-        self._ended[:] = False
-        self._steps[:] = 0
+            self.buffers.streams[i] = stream_state(env_seed)
+        self.run(runner.RESET_ALL)
         self._started = True
         return self._observation(), self._info(final=False)
 
@@ -176,8 +174,9 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
             raise ValueError(
                 f"actions must be {self.num_envs} integers, got {actions.dtype} {actions.shape}"
             )
+        b = self.buffers
         actions = actions.astype(np.int64, copy=False)
-        live = ~self._ended
+        live = ~b.ended
         n_actions = self.single_action_space.n
         if np.any(live & ((actions < 0) | (actions >= n_actions))):
             bad = actions[live & ((actions < 0) | (actions >= n_actions))]
@@ -186,68 +185,66 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
             )
         if self.illegal_action == "raise":
             index = np.flatnonzero(live)
-            illegal = index[self._masks[index, actions[index]] == 0]
+            illegal = index[b.masks[index, actions[index]] == 0]
             if illegal.size:
                 from jungle_envs.core.game import IllegalActionError
 
                 raise IllegalActionError(
                     f"illegal actions in envs {illegal.tolist()}: {actions[illegal].tolist()}"
                 )
-        self._set_threads()
-        runner.batch_step(self.twin.cfg, self._rows, self._streams, self._learners,
-                          self.seat_option, self.kinds, self.relative, self.skip_forced,
-                          self.score_reward, self.max_steps, actions, self._obs, self._masks,
-                          self._scores, self._rewards, self._terminated, self._truncated,
-                          self._illegal, self._ended, self._steps, self._results,
-                          self._ok)  # fmt: skip
-        self._check_ok()
-        out = (self._rewards, self._terminated, self._truncated)
+        b.actions[:] = actions
+        self.run(runner.STEP)
+        out = (b.rewards, b.terminated, b.truncated)
         if self.copy:
             out = tuple(a.copy() for a in out)
         return self._observation(), *out, self._info(final=True)
 
     def action_masks(self) -> np.ndarray:
         """Bool (num_envs, num_actions) mask of every env's legal actions."""
-        return self._masks.astype(bool)
+        return self.buffers.masks.astype(bool)
 
     @property
     def states(self) -> list:
         """Snapshots of every env's game state (reference dataclasses)."""
-        return [self.twin.unpack(row) for row in self._rows]
+        return [self.twin.unpack(row) for row in self.buffers.rows]
 
-    # --- internals -----------------------------------------------------------------------
-    def _set_threads(self) -> None:
+    def run(self, command: int) -> None:
+        """One compiled call over the batch: STEP, RESET_ALL or RESET_WHERE ``which``."""
         import numba
 
         if numba.get_num_threads() != self.num_threads:
             numba.set_num_threads(self.num_threads)
-
-    def _check_ok(self) -> None:
-        if not self._ok.all():
+        runner.batch_call(self.twin.cfg, self.buffers, command, self.seat_option, self.kinds,
+                          self.relative, self.skip_forced, self.score_reward,
+                          self.max_steps)  # fmt: skip
+        if not self.buffers.ok.all():
             raise RuntimeError("no game gave the learner a decision")
 
+    # --- internals -----------------------------------------------------------------------
     def _observation(self):
-        obs = self._obs.copy() if self.copy else self._obs
+        b = self.buffers
+        obs = b.obs.copy() if self.copy else b.obs
         if self.observation_mode == "dict":
-            masks = self._masks.copy() if self.copy else self._masks
+            masks = b.masks.copy() if self.copy else b.masks
             return {"observation": obs, "action_mask": masks}
         return obs
 
     def _info(self, final: bool) -> dict[str, Any]:
+        b = self.buffers
         info: dict[str, Any] = {
-            "action_mask": self._masks.copy() if self.copy else self._masks,
+            "action_mask": b.masks.copy() if self.copy else b.masks,
             "_action_mask": np.ones(self.num_envs, dtype=np.bool_),
-            "agent_seat": self._learners.copy(),
+            "agent_seat": b.learners.copy(),
             "_agent_seat": np.ones(self.num_envs, dtype=np.bool_),
         }
         if final:
-            ended = self._terminated | self._truncated
+            ended = b.terminated | b.truncated
             if ended.any():
-                info["scores"] = np.where(ended[:, None], self._scores, 0.0)
+                info["scores"] = np.where(ended[:, None], b.scores, 0.0)
                 info["_scores"] = ended.copy()
-                info["returns"] = np.where(self._terminated[:, None], self._results, 0.0)
+                info["returns"] = np.where(b.terminated[:, None], b.results, 0.0)
                 info["_returns"] = ended.copy()
-                info["illegal_action"] = self._illegal.copy()
+                info["illegal_action"] = b.illegal.copy()
                 info["_illegal_action"] = ended.copy()
         return info
 
