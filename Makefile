@@ -20,9 +20,11 @@ $(STAMP): pyproject.toml constraints.txt
 demo: $(STAMP)
 	$(PY) -m training.demo
 
-## The test suite (what CI runs): lint, then every test not marked slow.
+## The test suite (what CI runs): lint, compile the games' kernels once (two at a time),
+## then every test not marked slow.
 test: $(STAMP)
 	$(PY) -m ruff check .
+	$(PY) -m jungle_envs.core.compiled.warmup
 	$(PY) -m pytest -n 2 -q
 
 $(RLLIB_STAMP): pyproject.toml constraints.txt
@@ -37,6 +39,7 @@ test-rllib: $(RLLIB_STAMP)
 
 ## Every test, the slow ones included.
 test-all: $(STAMP)
+	$(PY) -m jungle_envs.core.compiled.warmup
 	$(PY) -m pytest -n 2 -q -m ''
 
 lint: $(STAMP)

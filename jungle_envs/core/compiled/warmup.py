@@ -1,0 +1,63 @@
+"""Compile every game's kernels ahead of use, a few games at a time in parallel processes.
+
+    python -m jungle_envs.core.compiled.warmup [--game NAME ...] [--workers 2]
+
+The first use of a game compiles its kernels into numba's on-disk cache (tens of seconds per
+game); later processes load them in well under a second. ``make test`` runs this first, so
+the test workers load the kernels instead of each compiling them again. It exercises every
+entry point: the single env, the vector env and the one-rule calls of ``Twin``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from jungle_envs.core.registry import GAMES
+
+
+def compile_game(name: str) -> float:
+    import gymnasium as gym
+    import numpy as np
+
+    from jungle_envs.core.compiled.engine import Twin
+
+    start = time.perf_counter()
+    env = gym.make(f"jungle_envs/{name}-v0", engine="compiled")
+    _, info = env.reset(seed=0)
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    envs = gym.make_vec(
+        f"jungle_envs/{name}-v0", num_envs=2, vectorization_mode="vector_entry_point"
+    )
+    _, info = envs.reset(seed=0)
+    envs.step(np.argmax(info["action_mask"], axis=1))
+    twin = Twin(env.unwrapped.game)
+    row = twin.new_row()
+    while twin.current_player(row) < 0:
+        twin.apply_chance(row, twin.sample_chance(row, 0.5))
+    seat = twin.current_player(row)
+    twin.heuristic_action(row, seat)
+    twin.apply_action(row, int(np.flatnonzero(twin.legal_mask(row))[0]))
+    twin.scores(row)
+    twin.returns(row)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", action="append", choices=sorted(GAMES), help="default: all")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    names = args.game or list(GAMES)
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max(1, min(args.workers, len(names)))) as pool:
+        seconds = dict(zip(names, pool.map(compile_game, names), strict=True))
+    for name, s in seconds.items():
+        print(f"{name}: kernels ready in {s:.1f} s")
+    print(f"all ready in {time.perf_counter() - start:.1f} s")
+    return seconds
+
+
+if __name__ == "__main__":
+    main()
