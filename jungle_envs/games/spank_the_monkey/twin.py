@@ -41,8 +41,8 @@ SCALARS = (
     "attack_len",
 )
 ATTACK_FIELDS = 5
-# Counts stay far inside int32, and the heuristic's reading of its observation (card
-# counts scaled to [0, 1] in float32 and rounded back) stays exact.
+# Below these, every count and height stays far inside int32, and the heuristic's reading
+# of its observation (card counts scaled to [0, 1] in float32, then rounded back) is exact.
 MAX_CARDS = 1 << 16
 MAX_MONKEY = 1 << 24
 
@@ -69,8 +69,11 @@ def make_config(game) -> Config:
         raise TwinUnavailable(
             f"the compiled Spank the Monkey holds at most {MAX_CARDS} cards; deck has {total}"
         )
-    if game.monkey_start + total > MAX_MONKEY:
-        raise TwinUnavailable(f"the compiled twin keeps the monkey below {MAX_MONKEY}")
+    if game.monkey_start >= MAX_MONKEY:
+        raise TwinUnavailable(
+            f"the compiled Spank the Monkey starts the monkey below {MAX_MONKEY}; "
+            f"monkey_base {game.options['monkey_base']} is too high"
+        )
     levels = max(sum(counts[j] for j in JUNK_TYPES), 1)
     draws_cap = HAND_SIZE * n  # the deal; a turn queues at most two draws
     at = {name: i for i, name in enumerate(SCALARS)}

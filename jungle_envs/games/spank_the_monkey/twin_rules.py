@@ -103,7 +103,7 @@ for _phase, _next in NEXT_PHASE.items():
 CARD_PHASES = (DEFEND, BUILD_JUNK, BUILD_REINFORCE, ATTACK_CHOICE, DISCARD)  # a card or pass
 
 
-# --- reading the row ------------------------------------------------------------------------
+# --- reach: spanks, attacks, trampolines --------------------------------------------------
 @kernel
 def can_spank(cfg, s, seat):
     h, monkey = height(cfg, s, seat), s[cfg.monkey]

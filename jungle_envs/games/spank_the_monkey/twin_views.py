@@ -58,9 +58,10 @@ from jungle_envs.games.spank_the_monkey.tables import (
     TOPPLES_ALL,
 )
 
-# --- the card table and the action table as arrays ---------------------------------------------
+# --- the card table and the action table as arrays -----------------------------------------
 KINDS = (JUNK, REINFORCEMENT, ATTACK, DEFENSE, SPECIAL)
 KIND_JUNK, KIND_REINFORCEMENT, KIND_ATTACK, KIND_DEFENSE, KIND_SPECIAL = range(len(KINDS))
+# The effects the kernels branch on; throw, sneak and the defenses (known by card) are NONE.
 EFFECTS = ("", "DRAW", "SALVAGE", "BRACE", "SHAKE", HAND, "EARTHQUAKE", "INSPECTION",
            "GORILLA", "BANANA_PEEL", "SCRAP_DEALER")  # fmt: skip
 (NONE, DRAW_EFFECT, SALVAGE, BRACE, SHAKE, HAND_STYLE,
@@ -68,7 +69,8 @@ EFFECTS = ("", "DRAW", "SALVAGE", "BRACE", "SHAKE", HAND, "EARTHQUAKE", "INSPECT
 KIND = np.array([KINDS.index(c.kind) for c in CARDS], dtype=np.int64)
 HEIGHT = np.array([c.height for c in CARDS], dtype=np.int64)
 STRENGTH = np.array([c.strength for c in CARDS], dtype=np.int64)
-EFFECT = np.array([EFFECTS.index(c.effect) if c.effect in EFFECTS else NONE for c in CARDS])
+EFFECT = np.array([EFFECTS.index(c.effect) if c.effect in EFFECTS else NONE for c in CARDS],
+                  dtype=np.int64)  # fmt: skip
 
 
 def category_bits(categories) -> int:
