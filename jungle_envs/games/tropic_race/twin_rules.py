@@ -2,9 +2,10 @@
 
 The same steps, in the same order, as ``rules.py``; the differential tests drive both with
 the same chance outcomes and decisions and compare every state. The board is fixed, so
-its graph lives in module tables; everything the options change comes from the config.
-Every kernel reads and writes only the row it is given, so the heuristic can look ahead
-on scratch rows with these same rules.
+its routes and the lion's walks are module tables (``twin_board``); everything the
+options change comes from the config. Every kernel reads and writes only the row it is
+given and allocates nothing, so the heuristic can look ahead on scratch rows with these
+same rules, and the hot loop (mask, move, roll) stays a few table reads.
 """
 
 from __future__ import annotations
@@ -15,17 +16,14 @@ from jungle_envs.core.compiled.contract import CHANCE, TERMINAL
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.games.tropic_race.tables import (
     ARROW_CODE,
-    FAR_BANK,
     FAR_TURTLE,
     GAME_OVER,
     GOAL,
-    LAND_STEPS,
     LAY_TILE,
     LION,
     LION_ACTION,
     LION_CODE,
     LION_ENDS,
-    LION_PARENT,
     MOVE,
     MOVES,
     NEAR_TURTLE,
@@ -34,13 +32,17 @@ from jungle_envs.games.tropic_race.tables import (
     PICK_START,
     PUSH,
     ROLL,
-    SLOT_BANK,
     SLOTS,
     START,
     THEN_END_TURN,
     THEN_STEP_ONE,
     TILE_KINDS,
-    TILE_TURTLES,
+)
+from jungle_envs.games.tropic_race.twin_board import (
+    LION_WALK,
+    LION_WALK_LEN,
+    move_end,
+    occupied,
 )
 
 
@@ -51,29 +53,12 @@ def location_table(pairs, default=-1, shape=NUM_LOCATIONS):
     return table
 
 
-def land_next():
-    table = np.full((NUM_LOCATIONS, 2), -1, dtype=np.int64)
-    for loc, steps in LAND_STEPS.items():
-        table[loc, : len(steps)] = steps
-    return table
-
-
-LAND_NEXT = land_next()
-BANK_SLOT = location_table((loc, slot) for slot, loc in enumerate(SLOT_BANK))
-NEAR_SLOT = location_table((loc, slot) for slot, loc in enumerate(NEAR_TURTLE))
-FAR_SLOT = location_table((loc, slot) for slot, loc in enumerate(FAR_TURTLE))
-NEAR_AT = np.array(NEAR_TURTLE, dtype=np.int64)
-FAR_AT = np.array(FAR_TURTLE, dtype=np.int64)
-FAR_BANK_AT = np.array(FAR_BANK, dtype=np.int64)
-TILE_NEAR = np.array([near for near, _ in TILE_TURTLES], dtype=np.int64)
-TILE_FAR = np.array([far for _, far in TILE_TURTLES], dtype=np.int64)
 MOVE_INDEX = location_table(
     (((a, b), i) for i, (a, b) in enumerate(MOVES)), shape=(NUM_LOCATIONS, NUM_LOCATIONS)
 )
 MOVE_FROM = np.array([a for a, _ in MOVES], dtype=np.int64)
 MOVE_TO = np.array([b for _, b in MOVES], dtype=np.int64)
 LION_END = np.array(LION_ENDS, dtype=np.int64)
-LION_UP = location_table(LION_PARENT.items())
 # Where a push carries a rider: one slot right, or home from the tile that falls off.
 PUSHED_TO = location_table(
     [(NEAR_TURTLE[i], NEAR_TURTLE[i + 1]) for i in range(SLOTS - 1)]
@@ -81,113 +66,42 @@ PUSHED_TO = location_table(
     + [(NEAR_TURTLE[-1], START), (FAR_TURTLE[-1], START)]
 )
 KINDS = len(TILE_KINDS)
-MAX_ROUTE = 16  # START to GOAL is 12 steps
-MAX_BRANCHES = 3
 
 
-# --- the board (pure) -------------------------------------------------------------------
+# --- moves ------------------------------------------------------------------------------
+# Both kernels visit each field of the seat's monkeys once (the block is sorted: equal
+# fields are neighbours) and each of its routes (``twin_board``); a field reached along
+# two routes is simply marked twice.
 @kernel
-def forward(cfg, s, loc, out):
-    """Write the fields one step ahead of ``loc`` into ``out``; return how many."""
-    near, far = NEAR_SLOT[loc], FAR_SLOT[loc]
-    if near >= 0:
-        if TILE_FAR[s[cfg.slots + near]]:
-            out[0] = FAR_AT[near]
-            return 1
-        return 0
-    if far >= 0:
-        out[0] = FAR_BANK_AT[far]
-        return 1
-    count = 0
-    for k in range(2):
-        if LAND_NEXT[loc, k] >= 0:
-            out[count] = LAND_NEXT[loc, k]
-            count += 1
-    slot = BANK_SLOT[loc]
-    if slot >= 0:
-        kind = s[cfg.slots + slot]
-        if kind != NO_TILE and TILE_NEAR[kind]:
-            out[count] = NEAR_AT[slot]
-            count += 1
-    return count
-
-
-@kernel(inline=True)
-def blocked(taken, loc, field):
-    return field != START and field != GOAL and field != loc and taken[field] > 0
-
-
-@kernel
-def route_end(path, length, loc, steps, taken, ends):
-    """The end of a move along one route (``rules.targets``), marked in ``ends``."""
-    for i in range(min(steps, length)):
-        if path[i] == GOAL:
-            ends[GOAL] = True
-            return
-    if length < steps:
-        return
-    for i in range(steps - 1, length):
-        if not blocked(taken, loc, path[i]):
-            ends[path[i]] = True
-            return
-    for i in range(steps - 2, -1, -1):
-        if not blocked(taken, loc, path[i]):
-            ends[path[i]] = True
-            return
-
-
-@kernel
-def mark_ends(cfg, s, loc, steps, taken, ends):
-    """Every route forward from ``loc`` (a depth-first walk with an explicit stack: numba
-    cannot cache recursive kernels), each one's end marked in ``ends``."""
-    path = np.empty(MAX_ROUTE, dtype=np.int64)
-    node = np.empty(MAX_ROUTE * MAX_BRANCHES, dtype=np.int64)
-    depth = np.empty(MAX_ROUTE * MAX_BRANCHES, dtype=np.int64)
-    nxt = np.empty(MAX_BRANCHES, dtype=np.int64)
-    top = 0
-    for i in range(forward(cfg, s, loc, nxt)):
-        node[top], depth[top] = nxt[i], 0
-        top += 1
-    while top > 0:
-        top -= 1
-        here, d = node[top], depth[top]
-        path[d] = here
-        count = forward(cfg, s, here, nxt)
-        if count == 0:
-            route_end(path, d + 1, loc, steps, taken, ends)
-        for i in range(count):
-            node[top], depth[top] = nxt[i], d + 1
-            top += 1
-
-
-@kernel
-def find_moves(cfg, s, seat, steps, mask):
-    """Count ``seat``'s legal moves by ``steps``; with a non-empty ``mask``, mark their
-    actions there, else stop at the first (whether any exists)."""
-    taken = np.zeros(NUM_LOCATIONS, dtype=np.int64)
-    for i in range(cfg.num_players * cfg.monkeys):
-        taken[s[cfg.seats + i]] += 1
-    ends = np.zeros(NUM_LOCATIONS, dtype=np.bool_)
-    base, found, prev = cfg.seats + seat * cfg.monkeys, 0, -1
+def mark_moves(cfg, s, seat, steps, mask):
+    """Set the action of every legal move of ``seat``'s monkeys by ``steps`` in ``mask``."""
+    taken = occupied(cfg, s)
+    base, prev = cfg.seats + seat * cfg.monkeys, -1
     for i in range(cfg.monkeys):
         loc = s[base + i]
-        if loc in (prev, GOAL):  # the block is sorted: equal fields are neighbours
+        if loc in (prev, GOAL):
             continue
         prev = loc
-        ends[:] = False
-        mark_ends(cfg, s, loc, steps, taken, ends)
-        for end in range(NUM_LOCATIONS):
-            if ends[end]:
-                found += 1
-                if mask.shape[0] == 0:
-                    return found
+        for slot in range(SLOTS):
+            end = move_end(cfg, s, loc, slot, steps, taken)
+            if end >= 0:
                 mask[MOVE_INDEX[loc, end]] = 1
-    return found
 
 
 @kernel
 def any_move(cfg, s, seat, steps):
-    return find_moves(cfg, s, seat, steps, np.zeros(0, dtype=np.int8)) > 0
+    """Whether ``seat`` has a legal move by ``steps`` (stops at the first)."""
+    taken = occupied(cfg, s)
+    base, prev = cfg.seats + seat * cfg.monkeys, -1
+    for i in range(cfg.monkeys):
+        loc = s[base + i]
+        if loc in (prev, GOAL):
+            continue
+        prev = loc
+        for slot in range(SLOTS):
+            if move_end(cfg, s, loc, slot, steps, taken) >= 0:
+                return True
+    return False
 
 
 # --- the state machine ------------------------------------------------------------------
@@ -220,7 +134,7 @@ def legal_mask(cfg, s, mask):
         for i in range(LION_END.shape[0]):
             mask[LION_ACTION + i] = LION_END[i] != s[cfg.lion]
     elif phase == MOVE:
-        find_moves(cfg, s, s[cfg.player], s[cfg.steps], mask)
+        mark_moves(cfg, s, s[cfg.player], s[cfg.steps], mask)
 
 
 @kernel
@@ -277,7 +191,7 @@ def apply_chance(cfg, s, outcome):
 @kernel
 def apply_action(cfg, s, action):
     if s[cfg.phase] == LION:
-        walk_lion(cfg, s, LION_END[action - LION_ACTION])
+        walk_lion(cfg, s, action - LION_ACTION)
         offer_step(cfg, s)
         return
     origin, end = MOVE_FROM[action], MOVE_TO[action]
@@ -336,22 +250,14 @@ def push(cfg, s, tile):
 
 @kernel
 def walk_lion(cfg, s, end):
-    """Walk the lion up its tree from where it stands, then down to ``end``, stopping at
-    the first monkey (sent home, to the front of its sorted block)."""
-    up = np.empty(NUM_LOCATIONS, dtype=np.int64)
-    down = np.empty(NUM_LOCATIONS, dtype=np.int64)
-    chain(s[cfg.lion], up)
-    downs = chain(end, down)
-    meet_up, meet_down = 0, downs
-    while meet_down == downs:  # the first field up from the lion that is on end's chain
-        meet_down = 0
-        while meet_down < downs and down[meet_down] != up[meet_up]:
-            meet_down += 1
-        if meet_down == downs:
-            meet_up += 1
-    for k in range(1, meet_up + meet_down + 1):
-        field = up[k] if k <= meet_up else down[meet_up + meet_down - k]
+    """Walk the lion field by field to LION_END[end], stopping at the first monkey (sent
+    home, to the front of its sorted block)."""
+    start, taken = s[cfg.lion], occupied(cfg, s)
+    for k in range(LION_WALK_LEN[start, end]):
+        field = LION_WALK[start, end, k]
         s[cfg.lion] = field
+        if not (taken >> field) & 1:  # nobody here: no need to look
+            continue
         for i in range(cfg.num_players * cfg.monkeys):
             if s[cfg.seats + i] == field:
                 base = cfg.seats + (i // cfg.monkeys) * cfg.monkeys
@@ -359,16 +265,6 @@ def walk_lion(cfg, s, end):
                     s[j] = s[j - 1]
                 s[base] = START
                 return
-
-
-@kernel(inline=True)
-def chain(field, out):
-    count = 0
-    while field >= 0:
-        out[count] = field
-        count += 1
-        field = LION_UP[field]
-    return count
 
 
 @kernel

@@ -38,10 +38,12 @@ from jungle_envs.games.tropic_race.heuristic import (
     WIN_VALUE,
 )
 from jungle_envs.games.tropic_race.tables import (
+    FAR_TURTLE,
     GAME_OVER,
     GOAL,
     LION,
     MOVE,
+    NEAR_TURTLE,
     NO_TILE,
     NUM_LOCATIONS,
     PUSH,
@@ -50,20 +52,18 @@ from jungle_envs.games.tropic_race.tables import (
     START,
     THEN_STEP_ONE,
 )
+from jungle_envs.games.tropic_race.twin_board import TILE_FAR, TILE_NEAR, distance_to_goal
 from jungle_envs.games.tropic_race.twin_rules import (
-    FAR_SLOT,
     KINDS,
-    NEAR_SLOT,
-    TILE_FAR,
-    TILE_NEAR,
     apply_action,
     apply_chance,
-    forward,
     home_count,
     location_table,
 )
 
 LAND_AT = location_table(LAND_INDEX.items())
+NEAR_SLOT = location_table((loc, slot) for slot, loc in enumerate(NEAR_TURTLE))
+FAR_SLOT = location_table((loc, slot) for slot, loc in enumerate(FAR_TURTLE))
 BANK_STEPS = np.array(BANK_DISTANCE, dtype=np.float64)
 
 
@@ -98,10 +98,11 @@ def observe(cfg, s, seat, obs):
 
 # --- the heuristic ----------------------------------------------------------------------
 @kernel
-def seen_from(cfg, s, seat):
-    """The position ``encoding.decode`` gives ``seat``: seats rotated so it comes first,
-    on the move, with what decoding cannot know (``then``, ``volcano``, ``rolls``) reset."""
-    view = s.copy()
+def seen_from(cfg, s, seat, view):
+    """Write into ``view`` the position ``encoding.decode`` gives ``seat``: seats rotated
+    so it comes first, on the move, with what decoding cannot know (``then``,
+    ``volcano``, ``rolls``) reset."""
+    view[:] = s
     n, per = cfg.num_players, cfg.monkeys
     for k in range(n):
         source = cfg.seats + ((seat + k) % n) * per
@@ -110,24 +111,26 @@ def seen_from(cfg, s, seat):
         view[cfg.phase], view[cfg.steps] = ROLL, 0
     view[cfg.player], view[cfg.then] = 0, THEN_STEP_ONE
     view[cfg.volcano], view[cfg.rolls] = 0, 0
-    return view
 
 
 @kernel
 def heuristic_action(cfg, s, seat, obs, mask):
-    view = seen_from(cfg, s, seat)
+    # One allocation per call: the decoded view and the look-ahead rows (reused per action).
+    rows = np.empty((3, s.shape[0]), dtype=s.dtype)
+    view, child, pushed = rows[0], rows[1], rows[2]
+    seen_from(cfg, s, seat, view)
     best_value, best_action = -np.inf, -1
     for action in range(mask.shape[0]):
         if mask[action]:
-            value = after(cfg, view, action)
+            value = after(cfg, view, child, pushed, action)
             if value > best_value:  # the first of equal values, as the reference
                 best_value, best_action = value, action
     return best_action
 
 
 @kernel
-def after(cfg, view, action):
-    child = view.copy()
+def after(cfg, view, child, pushed, action):
+    child[:] = view
     apply_action(cfg, child, action)
     if child[cfg.phase] == PUSH:  # the average over the tiles the push may draw
         left = 0
@@ -137,7 +140,7 @@ def after(cfg, view, action):
         for kind in range(KINDS):
             count = child[cfg.supply + kind]
             if count > 0:
-                pushed = child.copy()
+                pushed[:] = child
                 apply_chance(cfg, pushed, kind)
                 total += (count / left) * value(cfg, pushed)
         return total
@@ -157,13 +160,15 @@ def value(cfg, s):
         if home_count(cfg, s, 0) != best:
             return -WIN_VALUE
         return WIN_VALUE if winners == 1 else 0.0
-    dist = distances_to_goal(cfg, s)
     mine, rival = 0.0, -np.inf
     for seat in range(cfg.num_players):
         total = 0.0
-        base = cfg.seats + seat * cfg.monkeys
+        base, prev, worth = cfg.seats + seat * cfg.monkeys, -1, 0.0
         for i in range(cfg.monkeys):
-            total += progress(cfg, s, s[base + i], dist)
+            loc = s[base + i]
+            if loc != prev:  # the block is sorted: equal fields are neighbours
+                prev, worth = loc, progress(cfg, s, loc)
+            total += worth
         if seat == 0:
             mine = total
         else:
@@ -172,25 +177,7 @@ def value(cfg, s):
 
 
 @kernel
-def distances_to_goal(cfg, s):
-    """Steps from every location to GOAL over the current river (inf if no way): the
-    shortest paths the reference's breadth-first search finds, by relaxing every step."""
-    dist = np.full(NUM_LOCATIONS, np.inf)
-    dist[GOAL] = 0.0
-    nxt = np.empty(3, dtype=np.int64)
-    changed = True
-    while changed:
-        changed = False
-        for loc in range(NUM_LOCATIONS):
-            for i in range(forward(cfg, s, loc, nxt)):
-                if dist[nxt[i]] + 1.0 < dist[loc]:
-                    dist[loc] = dist[nxt[i]] + 1.0
-                    changed = True
-    return dist
-
-
-@kernel
-def progress(cfg, s, loc, dist):
+def progress(cfg, s, loc):
     if loc == GOAL:
         return GOAL_VALUE + HOME_BONUS
     near, far = NEAR_SLOT[loc], FAR_SLOT[loc]
@@ -199,8 +186,8 @@ def progress(cfg, s, loc, dist):
         if near >= 0 and not TILE_FAR[s[cfg.slots + slot]]:
             return TRAPPED_VALUE
         penalty = LAST_SLOT_PENALTY if slot == SLOTS - 1 else 0.0
-        return GOAL_VALUE - STEP_VALUE * dist[loc] - penalty
-    steps = dist[loc]
+        return GOAL_VALUE - STEP_VALUE * distance_to_goal(cfg, s, loc) - penalty
+    steps = distance_to_goal(cfg, s, loc)
     if steps == np.inf:
         steps = BANK_STEPS[loc] + NO_CROSSING_PENALTY
     worth = GOAL_VALUE - STEP_VALUE * steps
