@@ -143,8 +143,10 @@ def env_call(cfg, s, streams, learner, kinds, relative, skip_forced, score_rewar
     return status, learner_reward(cfg, s, learner, status, score_reward, scores, results)
 
 
-# The vector env's arrays, one row per env; named as the module attribute so numba's cache
-# pickles the class by reference.
+# The vector env's arrays, one row per env (named as the module attribute so numba's cache
+# pickles the class by reference). The parallel kernel below takes them one by one: numba's
+# parallel loop lowering mishandled a branch on one of these arrays when they came in a
+# namedtuple that the loop body also wrote through.
 BatchBuffers = namedtuple(
     "BatchBuffers",
     [
@@ -156,51 +158,53 @@ STEP, RESET_ALL, RESET_WHERE = 0, 1, 2
 
 
 @kernel
-def reset_one(cfg, b, i, seat_option, kinds, relative, skip_forced):
-    learner = env_reset(
-        cfg, b.rows[i], b.streams[i], seat_option, kinds, relative, skip_forced, b.obs[i],
-        b.masks[i],
-    )  # fmt: skip
-    b.learners[i] = learner
-    game.scores(cfg, b.rows[i], b.scores[i])
-    b.ok[i] = learner >= 0
-    b.ended[i], b.steps[i] = False, 0
+def reset_one(cfg, S, streams, learners, obs, masks, scores, ended, steps, ok, i, seat_option,
+              kinds, relative, skip_forced):  # fmt: skip
+    learner = env_reset(cfg, S[i], streams[i], seat_option, kinds, relative, skip_forced,
+                        obs[i], masks[i])  # fmt: skip
+    learners[i] = learner
+    game.scores(cfg, S[i], scores[i])
+    ok[i] = learner >= 0
+    ended[i], steps[i] = False, 0
 
 
 @kernel
-def step_one(cfg, b, i, kinds, relative, skip_forced, score_reward, max_steps):
-    """One step of env i, next-step autoreset: an env whose last step ended its episode is
-    reset and its action ignored. An illegal action ends the episode with -1."""
-    b.rewards[i], b.terminated[i], b.truncated[i], b.illegal[i] = 0.0, False, False, False
-    learner, action = b.learners[i], b.actions[i]
-    b.steps[i] += 1
-    if action < 0 or action >= b.masks.shape[1] or b.masks[i, action] == 0:
-        b.rewards[i], b.terminated[i], b.illegal[i], b.ended[i] = -1.0, True, True, True
-        b.results[i, :] = 0.0
-        game.scores(cfg, b.rows[i], b.scores[i])
+def step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards, terminated,
+             truncated, illegal, ended, steps, actions, i, kinds, relative, skip_forced,
+             score_reward, max_steps):  # fmt: skip
+    """One step of env i; an illegal action ends the episode with -1."""
+    rewards[i], terminated[i], truncated[i], illegal[i] = 0.0, False, False, False
+    learner, action = learners[i], actions[i]
+    steps[i] += 1
+    if action < 0 or action >= masks.shape[1] or masks[i, action] == 0:
+        rewards[i], terminated[i], illegal[i], ended[i] = -1.0, True, True, True
+        results[i, :] = 0.0
+        game.scores(cfg, S[i], scores[i])
         return
-    status = env_step(cfg, b.rows[i], b.streams[i], learner, kinds, relative, skip_forced,
-                      action, b.obs[i], b.masks[i])  # fmt: skip
-    b.rewards[i] = learner_reward(cfg, b.rows[i], learner, status, score_reward, b.scores[i],
-                                  b.results[i])  # fmt: skip
-    b.terminated[i] = status == DONE
-    b.truncated[i] = status != DONE and b.steps[i] >= max_steps
-    b.ended[i] = b.terminated[i] or b.truncated[i]
+    status = env_step(cfg, S[i], streams[i], learner, kinds, relative, skip_forced, action,
+                      obs[i], masks[i])  # fmt: skip
+    rewards[i] = learner_reward(cfg, S[i], learner, status, score_reward, scores[i],
+                                results[i])  # fmt: skip
+    terminated[i] = status == DONE
+    truncated[i] = status != DONE and steps[i] >= max_steps
+    ended[i] = terminated[i] or truncated[i]
 
 
 @kernel(parallel=True)
-def batch_call(cfg, b, command, seat_option, kinds, relative, skip_forced, score_reward,
-               max_steps):  # fmt: skip
-    """The vector env's one entry point, over every env in parallel threads: STEP, or
-    RESET_ALL, or RESET_WHERE ``b.which`` is set (same-step autoreset, as
-    Stable-Baselines3's vector envs do it)."""
-    for i in prange(b.rows.shape[0]):
-        if command == STEP:
-            if b.ended[i]:
-                b.rewards[i], b.terminated[i], b.truncated[i] = 0.0, False, False
-                b.illegal[i] = False
-                reset_one(cfg, b, i, seat_option, kinds, relative, skip_forced)
-            else:
-                step_one(cfg, b, i, kinds, relative, skip_forced, score_reward, max_steps)
-        elif command == RESET_ALL or b.which[i]:
-            reset_one(cfg, b, i, seat_option, kinds, relative, skip_forced)
+def batch_call(cfg, S, streams, learners, obs, masks, scores, results, rewards, terminated,
+               truncated, illegal, ended, steps, ok, actions, which, command, seat_option,
+               kinds, relative, skip_forced, score_reward, max_steps):  # fmt: skip
+    """The vector env's one entry point, over every env in parallel threads: STEP (next-step
+    autoreset: an env whose last step ended its episode is reset, its action ignored), or
+    RESET_ALL, or RESET_WHERE ``which`` is set (same-step autoreset, as Stable-Baselines3's
+    vector envs do it)."""
+    for i in prange(S.shape[0]):
+        if command == STEP and not ended[i]:
+            step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards,
+                     terminated, truncated, illegal, ended, steps, actions, i, kinds,
+                     relative, skip_forced, score_reward, max_steps)  # fmt: skip
+        elif command != RESET_WHERE or which[i]:
+            if command == STEP:
+                rewards[i], terminated[i], truncated[i], illegal[i] = 0.0, False, False, False
+            reset_one(cfg, S, streams, learners, obs, masks, scores, ended, steps, ok, i,
+                      seat_option, kinds, relative, skip_forced)  # fmt: skip

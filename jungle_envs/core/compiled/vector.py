@@ -214,7 +214,7 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
 
         if numba.get_num_threads() != self.num_threads:
             numba.set_num_threads(self.num_threads)
-        runner.batch_call(self.twin.cfg, self.buffers, command, self.seat_option, self.kinds,
+        runner.batch_call(self.twin.cfg, *self.buffers, command, self.seat_option, self.kinds,
                           self.relative, self.skip_forced, self.score_reward,
                           self.max_steps)  # fmt: skip
         if not self.buffers.ok.all():
