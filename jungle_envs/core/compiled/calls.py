@@ -6,8 +6,6 @@ driving the twin step by step beside the reference engine.
 
 from __future__ import annotations
 
-from numba import prange
-
 from jungle_envs.core.compiled import contract as game
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.rng import CHANCE_STREAM, uniform
@@ -85,9 +83,9 @@ def random_play(cfg, s, streams, mask, decisions):
     return games
 
 
-@kernel(parallel=True)
+@kernel
 def random_actions(masks, streams, out):
     """A uniformly random legal action per row of ``masks`` (a learner that costs nothing,
     for timing vector envs)."""
-    for i in prange(masks.shape[0]):
+    for i in range(masks.shape[0]):
         out[i] = random_legal(masks[i], streams[i])

@@ -4,17 +4,16 @@
 opponent that lives in Python (a model, a callable), or nobody because the game is over.
 Chance outcomes come from the env's chance stream, built-in opponents (random, heuristic)
 act from its opponent stream. ``env_call`` is what the single env calls; ``batch_call``
-steps or resets many envs in one call, spread over threads, with next-step autoreset (the
-step after an episode ends resets that env and ignores its action). The per-game rules
-come in through ``contract``. Each has one entry point per game, because every compiled
-entry point costs seconds of compile time.
+steps or resets a range of a batch's envs in one call, with next-step autoreset (the step
+after an episode ends resets that env and ignores its action); it releases the GIL, so the
+vector env runs one range per thread. The per-game rules come in through ``contract``.
+Each has one entry point per game, because every compiled entry point costs seconds of
+compile time (a numba ``prange`` loop cost the most: it compiles the whole game again).
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
-
-from numba import prange
 
 from jungle_envs.core.compiled import contract as game
 from jungle_envs.core.compiled.jit import kernel
@@ -144,9 +143,7 @@ def env_call(cfg, s, streams, learner, kinds, relative, skip_forced, score_rewar
 
 
 # The vector env's arrays, one row per env (named as the module attribute so numba's cache
-# pickles the class by reference). The parallel kernel below takes them one by one: numba's
-# parallel loop lowering mishandled a branch on one of these arrays when they came in a
-# namedtuple that the loop body also wrote through.
+# pickles the class by reference). The kernel below takes them one by one.
 BatchBuffers = namedtuple(
     "BatchBuffers",
     [
@@ -190,15 +187,15 @@ def step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards, te
     ended[i] = terminated[i] or truncated[i]
 
 
-@kernel(parallel=True)
+@kernel
 def batch_call(cfg, S, streams, learners, obs, masks, scores, results, rewards, terminated,
                truncated, illegal, ended, steps, ok, actions, which, command, seat_option,
-               kinds, relative, skip_forced, score_reward, max_steps):  # fmt: skip
-    """The vector env's one entry point, over every env in parallel threads: STEP (next-step
-    autoreset: an env whose last step ended its episode is reset, its action ignored), or
-    RESET_ALL, or RESET_WHERE ``which`` is set (same-step autoreset, as Stable-Baselines3's
-    vector envs do it)."""
-    for i in prange(S.shape[0]):
+               kinds, relative, skip_forced, score_reward, max_steps, first, last):  # fmt: skip
+    """The vector env's one entry point, over envs ``first`` to ``last`` - 1 (it releases
+    the GIL, so threads can each run a share): STEP (next-step autoreset: an env whose last
+    step ended its episode is reset, its action ignored), or RESET_ALL, or RESET_WHERE
+    ``which`` is set (same-step autoreset, as Stable-Baselines3's vector envs do it)."""
+    for i in range(first, last):
         if command == STEP and not ended[i]:
             step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards,
                      terminated, truncated, illegal, ended, steps, actions, i, kinds,

@@ -1,10 +1,11 @@
 """A Gymnasium vector env that steps every game of a batch in one compiled call.
 
-The states of all ``num_envs`` games are rows of one int32 array; ``step`` makes one call
-of a numba kernel that runs over the rows in parallel threads (``num_threads``, default:
-every core numba sees), playing chance, the built-in opponents (``"random"``,
-``"heuristic"``) and the learner's action, and writing observations, masks, rewards and
-flags straight into preallocated arrays. No process is started and nothing is pickled::
+The states of all ``num_envs`` games are rows of one int32 array; ``step`` calls a numba
+kernel that plays chance, the built-in opponents (``"random"``, ``"heuristic"``) and the
+learner's action for a range of rows and writes observations, masks, rewards and flags
+straight into preallocated arrays. The kernel releases the GIL, so ``num_threads`` threads
+(default: the cores this process may use) each run one share of the rows at the same time.
+No process is started and nothing is pickled::
 
     envs = gymnasium.make_vec("jungle_envs/TropicRace-v0", num_envs=1024,
                               vectorization_mode="vector_entry_point", num_players=4)
@@ -22,6 +23,9 @@ env and ignores its action (reward 0). ``info`` holds ``action_mask`` (int8, n x
 
 from __future__ import annotations
 
+import itertools
+import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -30,7 +34,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from jungle_envs.core.compiled import runner
-from jungle_envs.core.compiled.engine import Twin
+from jungle_envs.core.compiled.engine import Twin, bind
 from jungle_envs.core.compiled.rng import stream_state
 from jungle_envs.core.game import Game
 
@@ -149,6 +153,11 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
             actions=np.zeros(num_envs, dtype=np.int64),
             which=np.zeros(num_envs, dtype=np.bool_),
         )
+        bounds = np.linspace(0, num_envs, min(self.num_threads, num_envs) + 1).astype(int)
+        self._shares = [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
+        self._pool: ThreadPoolExecutor | None = None
+        self._kernel = bind(runner.batch_call, self.twin.cfg, *self.buffers, 0, -1,
+                            self.kinds, True, True, True, 1, 0, 1)  # fmt: skip
         self._started = False
 
     # --- Gymnasium API -------------------------------------------------------------------
@@ -209,16 +218,27 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         return [self.twin.unpack(row) for row in self.buffers.rows]
 
     def run(self, command: int) -> None:
-        """One compiled call over the batch: STEP, RESET_ALL or RESET_WHERE ``which``."""
-        import numba
-
-        if numba.get_num_threads() != self.num_threads:
-            numba.set_num_threads(self.num_threads)
-        runner.batch_call(self.twin.cfg, *self.buffers, command, self.seat_option, self.kinds,
-                          self.relative, self.skip_forced, self.score_reward,
-                          self.max_steps)  # fmt: skip
+        """STEP, RESET_ALL or RESET_WHERE ``which`` over the batch, one share per thread."""
+        shares = self._shares
+        if len(shares) == 1:
+            self._call(command, *shares[0])
+        else:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(len(shares), thread_name_prefix="jungle_envs")
+            for future in [self._pool.submit(self._call, command, *share) for share in shares]:
+                future.result()
         if not self.buffers.ok.all():
             raise RuntimeError("no game gave the learner a decision")
+
+    def close_extras(self, **kwargs: Any) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def _call(self, command: int, first: int, last: int) -> None:
+        self._kernel(self.twin.cfg, *self.buffers, command, self.seat_option, self.kinds,
+                     self.relative, self.skip_forced, self.score_reward, self.max_steps,
+                     first, last)  # fmt: skip
 
     # --- internals -----------------------------------------------------------------------
     def _observation(self):
@@ -250,13 +270,12 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
 
 
 def resolve_threads(num_threads: int | None) -> int:
-    import numba
-
-    available = numba.config.NUMBA_NUM_THREADS
+    """The threads to step the batch on; by default one per core this process may use."""
     if num_threads is None:
-        return available
+        try:
+            return len(os.sched_getaffinity(0))
+        except AttributeError:  # not on Linux
+            return os.cpu_count() or 1
     if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
         raise ValueError(f"num_threads must be an int >= 1, got {num_threads!r}")
-    if num_threads > available:
-        raise ValueError(f"num_threads={num_threads}, but numba has {available} threads")
     return num_threads

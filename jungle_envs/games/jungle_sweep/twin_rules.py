@@ -154,11 +154,24 @@ def draw_from_counts(counts, u):
 
 
 @kernel
-def tiles_left(cfg, s):
-    counts = cfg.ring_counts[s[cfg.round]].copy()
-    for i in range(s[cfg.ring_len]):
-        counts[s[cfg.ring + i]] -= 1
-    return counts
+def draw_tile(cfg, s, u):
+    """``draw_from_counts`` over the tiles still to lay, counted in place (no array)."""
+    box = cfg.ring_counts[s[cfg.round]]
+    total = 0
+    for code in range(box.shape[0]):
+        total += box[code]
+    laid = s[cfg.ring_len]
+    x, acc, last = u * (total - laid), 0, -1
+    for code in range(box.shape[0]):
+        count = box[code]
+        for i in range(laid):
+            count -= s[cfg.ring + i] == code
+        if count:
+            acc += count
+            last = code
+            if x < acc:
+                return code
+    return last
 
 
 @kernel
@@ -167,7 +180,7 @@ def sample_chance(cfg, s, u):
     if phase in (ROLL, REROLL):
         return int(u * NUM_FACES)
     if phase == LAY_RING:
-        return draw_from_counts(tiles_left(cfg, s), u)
+        return draw_tile(cfg, s, u)
     nvals = cfg.coconut_values.shape[0]
     return cfg.coconut_values[draw_from_counts(s[cfg.supply : cfg.supply + nvals], u)]
 

@@ -125,7 +125,6 @@ def observe(cfg, s, seat, obs):
         left += s[cfg.supply + i]
     obs[at] = left / cfg.total_supply
     at += 1
-    counts = np.zeros(nvals, dtype=np.float64)
     own = 0
     for m in range(seat, monkeys, n):
         for k in range(s[cfg.held + m]):
@@ -133,10 +132,10 @@ def observe(cfg, s, seat, obs):
             i = 0
             while cfg.coconut_values[i] != value:
                 i += 1
-            counts[i] += 1.0 / 16.0
+            obs[at + i] += 1.0 / 16.0  # sixteenths are exact in float32, as in float64
             own += value
     for i in range(nvals):
-        obs[at + i] = min(counts[i], 1.0)
+        obs[at + i] = min(obs[at + i], 1.0)
     obs[at + nvals] = min(own / 64.0, 1.0)
     at += nvals + 1
     if cfg.move_features:
