@@ -47,12 +47,19 @@ KERNELS = (
 _REGISTRY: dict[type, dict[str, object]] = {}
 
 
-def register_twin(config_class: type, **kernels: object) -> None:
-    """Bind a game's kernels to its config class (once, when its twin module loads)."""
-    missing = sorted(set(KERNELS) - set(kernels))
-    extra = sorted(set(kernels) - set(KERNELS))
-    if missing or extra:
-        raise TypeError(f"twin kernels missing {missing} / unknown {extra}")
+def register_twin(config_class: type, *modules: object) -> None:
+    """Bind a game's kernels, found by name in its twin modules, to its config class (once,
+    when its twin module loads)."""
+    kernels = {}
+    for name in KERNELS:
+        found = [  # defined there, not imported
+            getattr(m, name)
+            for m in modules
+            if getattr(getattr(m, name, None), "__module__", None) == m.__name__
+        ]
+        if len(found) != 1:
+            raise TypeError(f"twin kernel {name!r} is defined in {len(found)} of the modules")
+        kernels[name] = found[0]
     _REGISTRY[config_class] = kernels
 
 

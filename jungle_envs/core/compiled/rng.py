@@ -44,3 +44,20 @@ def uniform(streams, k):
 def below(streams, k, n):
     """An int in [0, n)."""
     return min(int(uniform(streams, k) * n), n - 1)
+
+
+@kernel
+def draw_from_counts(counts, u):
+    """Index drawn in proportion to ``counts`` for the uniform number ``u``: the draw of
+    the reference's ``core.game.draw_from_counts`` when its generator gives ``u``."""
+    total = 0
+    for c in counts:
+        total += c
+    x, acc, last = u * total, 0, -1
+    for index in range(counts.shape[0]):
+        if counts[index]:
+            acc += counts[index]
+            last = index
+            if x < acc:
+                return index
+    return last

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from jungle_envs.core.compiled.contract import CHANCE, TERMINAL
 from jungle_envs.core.compiled.jit import kernel
+from jungle_envs.core.compiled.rng import draw_from_counts
 from jungle_envs.games.elephant_festival.tables import (
     DIRECTIONS,
     DRAW_TILE,
@@ -124,22 +125,6 @@ def legal_mask(cfg, s, mask):
                         mask[at + spot] = 1
     if s[cfg.passes + seat] < MAX_PASSES:
         mask[PASS_ACTION] = 1
-
-
-@kernel
-def draw_from_counts(counts, u):
-    """The reference's ``draw_from_counts`` for the uniform number ``u``."""
-    total = 0
-    for c in counts:
-        total += c
-    x, acc, last = u * total, 0, -1
-    for index in range(counts.shape[0]):
-        if counts[index]:
-            acc += counts[index]
-            last = index
-            if x < acc:
-                return index
-    return last
 
 
 @kernel

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from jungle_envs.core.compiled.jit import kernel
+from jungle_envs.core.compiled.results import returns_from_keys
 from jungle_envs.games.elephant_festival.tables import (
     ARCH_POINTS,
     DIRECTIONS,
@@ -137,12 +138,4 @@ def returns(cfg, s, out):
         return
     totals = np.zeros(cfg.num_players)
     scores(cfg, s, totals)
-    best = totals.max()
-    winners = 0
-    for seat in range(cfg.num_players):
-        winners += totals[seat] == best
-    for seat in range(cfg.num_players):
-        if totals[seat] == best:
-            out[seat] = 1.0 if winners == 1 else 0.0
-        else:
-            out[seat] = -1.0
+    returns_from_keys(totals, out)

@@ -11,6 +11,8 @@ import numpy as np
 
 from jungle_envs.core.compiled.contract import CHANCE, TERMINAL
 from jungle_envs.core.compiled.jit import kernel
+from jungle_envs.core.compiled.results import returns_from_keys
+from jungle_envs.core.compiled.rng import draw_from_counts
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
     CLEARING,
@@ -135,22 +137,6 @@ def legal_mask(cfg, s, mask):
         mask[HILL_STEP] = mask[HILL_STEP + 1] = 1
     elif phase == CLEARING_CHOICE:
         mask[CLEARING_REROLL] = mask[CLEARING_REROLL + 1] = 1
-
-
-@kernel
-def draw_from_counts(counts, u):
-    """The reference's ``draw_from_counts`` for the uniform number ``u``."""
-    total = 0
-    for c in counts:
-        total += c
-    x, acc, last = u * total, 0, -1
-    for index in range(counts.shape[0]):
-        if counts[index]:
-            acc += counts[index]
-            last = index
-            if x < acc:
-                return index
-    return last
 
 
 @kernel
@@ -475,12 +461,4 @@ def returns(cfg, s, out):
     keys = np.zeros(cfg.num_players, dtype=np.int64)
     for seat in range(cfg.num_players):
         keys[seat] = ranking_key(cfg, s, seat)
-    best = keys.max()
-    winners = 0
-    for seat in range(cfg.num_players):
-        winners += keys[seat] == best
-    for seat in range(cfg.num_players):
-        if keys[seat] == best:
-            out[seat] = 1.0 if winners == 1 else 0.0
-        else:
-            out[seat] = -1.0
+    returns_from_keys(keys, out)

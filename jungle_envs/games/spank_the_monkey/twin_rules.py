@@ -13,6 +13,7 @@ import numpy as np
 
 from jungle_envs.core.compiled.contract import CHANCE, TERMINAL
 from jungle_envs.core.compiled.jit import kernel
+from jungle_envs.core.compiled.rng import draw_from_counts
 from jungle_envs.games.spank_the_monkey.rules import NEXT_PHASE, PASS_ACTION
 from jungle_envs.games.spank_the_monkey.tables import (
     ACTIONS,
@@ -316,22 +317,6 @@ def sample_chance(cfg, s, u):
     if phase == PICK_START:
         return int(u * cfg.num_players)
     return 1 + int(u * 6)  # a die roll
-
-
-@kernel
-def draw_from_counts(counts, u):
-    """The reference's ``draw_from_counts`` for the uniform number ``u``."""
-    total = 0
-    for c in counts:
-        total += c
-    x, acc, last = u * total, 0, -1
-    for index in range(counts.shape[0]):
-        if counts[index]:
-            acc += counts[index]
-            last = index
-            if x < acc:
-                return index
-    return last
 
 
 @kernel

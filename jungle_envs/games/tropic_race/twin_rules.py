@@ -14,6 +14,8 @@ import numpy as np
 
 from jungle_envs.core.compiled.contract import CHANCE, TERMINAL
 from jungle_envs.core.compiled.jit import kernel
+from jungle_envs.core.compiled.results import returns_from_keys
+from jungle_envs.core.compiled.rng import draw_from_counts
 from jungle_envs.games.tropic_race.tables import (
     ARROW_CODE,
     FAR_TURTLE,
@@ -135,22 +137,6 @@ def legal_mask(cfg, s, mask):
             mask[LION_ACTION + i] = LION_END[i] != s[cfg.lion]
     elif phase == MOVE:
         mark_moves(cfg, s, s[cfg.player], s[cfg.steps], mask)
-
-
-@kernel
-def draw_from_counts(counts, u):
-    """The reference's ``draw_from_counts`` for the uniform number ``u``."""
-    total = 0
-    for c in counts:
-        total += c
-    x, acc, last = u * total, 0, -1
-    for index in range(counts.shape[0]):
-        if counts[index]:
-            acc += counts[index]
-            last = index
-            if x < acc:
-                return index
-    return last
 
 
 @kernel
@@ -304,13 +290,7 @@ def returns(cfg, s, out):
     out[:] = 0.0
     if s[cfg.phase] != GAME_OVER:
         return
-    best, winners = -1, 0
+    homes = np.zeros(cfg.num_players, dtype=np.int64)
     for seat in range(cfg.num_players):
-        best = max(best, home_count(cfg, s, seat))
-    for seat in range(cfg.num_players):
-        winners += home_count(cfg, s, seat) == best
-    for seat in range(cfg.num_players):
-        if home_count(cfg, s, seat) == best:
-            out[seat] = 1.0 if winners == 1 else 0.0
-        else:
-            out[seat] = -1.0
+        homes[seat] = home_count(cfg, s, seat)
+    returns_from_keys(homes, out)
