@@ -9,6 +9,7 @@ from gymnasium.utils.env_checker import check_env
 
 import jungle_envs
 from jungle_envs.core.game import CHANCE, TERMINAL
+from jungle_envs.core.play import random_step
 
 # Every behaviour here holds on both engines (see conftest.each_engine).
 pytestmark = pytest.mark.usefixtures("each_engine")
@@ -197,3 +198,20 @@ def test_vector_envs_reach_the_masks(env_id):
         actions = np.array([int(np.flatnonzero(m)[0]) for m in masks])
         _, _, _, _, info = envs.step(actions)
     envs.close()
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_final_info_is_the_games_results_however_a_game_computes_it(env_id):
+    game = jungle_envs.make_game(env_id, 3)
+    rng = np.random.default_rng(4)
+    state = game.new_state()
+    for finished in (False, True):
+        while (finished or rng.random() < 0.98) and random_step(game, state, rng) != TERMINAL:
+            pass
+        expected = {
+            "scores": game.scores(state),
+            "winners": game.winners(state),
+            "returns": game.returns(state),
+            **game.final_details(state),
+        }
+        assert game.final_info(state) == expected

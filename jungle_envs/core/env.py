@@ -221,11 +221,7 @@ class JungleEnv(gym.Env):
             "agent_seat": self.agent_seat,
         }
         if engine.done and final:
-            game, state = self.game, engine.state
-            info["scores"] = game.scores(state)
-            info["winners"] = game.winners(state)
-            info["returns"] = game.returns(state)
-            info.update(game.final_details(state))
+            info.update(self.game.final_info(engine.state))
         return info
 
 

@@ -265,7 +265,10 @@ class Game(ABC):
         """+1 for a sole winner, 0 for a shared win or when nobody wins, -1 for a loser."""
         if not self.is_terminal(state):
             return [0.0] * self.num_players
-        winners = self.winners(state)
+        return self.returns_of(self.winners(state))
+
+    def returns_of(self, winners: Sequence[int]) -> list[float]:
+        """Each seat's return when ``winners`` won a finished game."""
         if not winners:
             return [0.0] * self.num_players
         win_value = 1.0 if len(winners) == 1 else 0.0
@@ -277,6 +280,17 @@ class Game(ABC):
     def final_details(self, state: GameState) -> dict[str, Any]:
         """Extra per-player results for the env's final ``info`` (override as needed)."""
         return {}
+
+    def final_info(self, state: GameState) -> dict[str, Any]:
+        """The results the env puts in a finished episode's ``info``: ``scores``, ``winners``,
+        ``returns`` and the ``final_details``. Games whose scoring is costly override this
+        to score once."""
+        return {
+            "scores": self.scores(state),
+            "winners": self.winners(state),
+            "returns": self.returns(state),
+            **self.final_details(state),
+        }
 
     # --- persistence -----------------------------------------------------------------
     def config(self) -> dict[str, Any]:

@@ -122,6 +122,21 @@ class ElephantFestival(Game):
             "standing_elephants": [ELEPHANTS - p for p in state.passes],
         }
 
+    def final_info(self, state: ElephantFestivalState) -> dict[str, Any]:
+        # Scoring every ground is the costly part: once, not once per result.
+        lines = rules.breakdowns(self, state)
+        totals = [float(line["total"]) for line in lines]
+        winners = []
+        if self.is_terminal(state):
+            winners = [seat for seat, total in enumerate(totals) if total == max(totals)]
+        return {
+            "scores": totals,
+            "winners": winners,
+            "returns": self.returns_of(winners),
+            "score_lines": lines,
+            "standing_elephants": [ELEPHANTS - p for p in state.passes],
+        }
+
     def validate_state(self, state: ElephantFestivalState) -> None:
         validate(state, self)
 

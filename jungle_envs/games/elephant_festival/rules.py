@@ -78,6 +78,7 @@ def tile_color(code: int, owner: int) -> int:
 def fields(ground: list[list[int]], owner: int, grid: int) -> list[tuple[int, list[int]]]:
     """(colour, cells) of every orthogonally connected group of same-coloured top tiles."""
     color = [tile_color(stack[-1], owner) if stack else -1 for stack in ground]
+    table = neighbour_table(grid)
     seen, found = [False] * len(ground), []
     for first in range(len(ground)):
         if color[first] < 0 or seen[first]:
@@ -86,8 +87,7 @@ def fields(ground: list[list[int]], owner: int, grid: int) -> list[tuple[int, li
         while todo:
             cell = todo.pop()
             group.append(cell)
-            for direction in range(len(DIRECTIONS)):
-                nxt = neighbour(cell, direction, grid)
+            for nxt in table[cell]:
                 if nxt >= 0 and not seen[nxt] and color[nxt] == color[first]:
                     seen[nxt] = True
                     todo.append(nxt)
