@@ -5,9 +5,11 @@
 - compiled vector env: ``gymnasium.make_vec(..., vectorization_mode="vector_entry_point")``
   with random opponents, ``copy=False``, learner actions drawn by a compiled helper (a
   learner that costs nothing); a step is one learner step of one env.
-- compile times: a fresh Python process with an empty numba cache makes the env, resets
-  and steps it (cold), then the vector env; a second process does the same with the cache
-  present (warm). The times include importing the package.
+- compile times (``python -m benchmarks.compiled``): a fresh Python process with an empty
+  numba cache makes the env, resets and steps it (cold), then the vector env; a second
+  process does the same with the cache present (warm). The times include importing the
+  package; the vector column is the time to the vector env's first step, counted from the
+  start of the process.
 - pgx connect_four on the CPU (optional: ``pip install -e '.[pgx]'``).
 """
 
@@ -167,3 +169,32 @@ def pgx_run(batch: int, seconds: float) -> float | None:
         check=True,
     )
     return float(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
+    """Cold and warm start of every game: ``python -m benchmarks.compiled``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Compile and start-up times of the twins.")
+    parser.add_argument("--env", help="one env id (default: every registered env)")
+    parser.add_argument("--json", help="also write the results to this file")
+    args = parser.parse_args(argv)
+    env_ids = [args.env] if args.env else jungle_envs.ENV_IDS
+    print("seconds from a fresh Python to the first step (imports included)")
+    print(f"{'env':<34}{'cold env':>10}{'+ vector':>10}{'warm env':>10}{'+ vector':>10}")
+    rows = {}
+    for env_id in env_ids:
+        t = rows[env_id] = compile_times(env_id)
+        print(
+            f"{env_id:<34}{t['cold_env_s']:>10.1f}{t['cold_vector_s']:>10.1f}"
+            f"{t['warm_env_s']:>10.1f}{t['warm_vector_s']:>10.1f}",
+            flush=True,
+        )
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(rows, out, indent=2)
+    return rows
+
+
+if __name__ == "__main__":
+    main()

@@ -4,7 +4,8 @@ The states of all ``num_envs`` games are rows of one int32 array; ``step`` calls
 kernel that plays chance, the built-in opponents (``"random"``, ``"heuristic"``) and the
 learner's action for a range of rows and writes observations, masks, rewards and flags
 straight into preallocated arrays. The kernel releases the GIL, so ``num_threads`` threads
-(default: the cores this process may use) each run one share of the rows at the same time.
+(default: the cores this process may use, at most one per 256 envs) each run one share of
+the rows at the same time, the calling thread one of them.
 No process is started and nothing is pickled::
 
     envs = gymnasium.make_vec("jungle_envs/TropicRace-v0", num_envs=1024,
@@ -119,7 +120,7 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         self.skip_forced = bool(skip_forced_actions)
         limit = check_step_limit(step_limit, spec.max_decisions)
         self.max_steps = limit if limit is not None else np.iinfo(np.int64).max
-        self.num_threads = resolve_threads(num_threads)
+        self.num_threads = resolve_threads(num_threads, num_envs)
         self.copy = copy
 
         flat = spaces.Box(0.0, 1.0, (game.observation_size,), np.float32)
@@ -219,14 +220,13 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
 
     def run(self, command: int) -> None:
         """STEP, RESET_ALL or RESET_WHERE ``which`` over the batch, one share per thread."""
-        shares = self._shares
-        if len(shares) == 1:
-            self._call(command, *shares[0])
-        else:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(len(shares), thread_name_prefix="jungle_envs")
-            for future in [self._pool.submit(self._call, command, *share) for share in shares]:
-                future.result()
+        first, *others = self._shares
+        if others and self._pool is None:
+            self._pool = ThreadPoolExecutor(len(others), thread_name_prefix="jungle_envs")
+        futures = [self._pool.submit(self._call, command, *share) for share in others]
+        self._call(command, *first)  # the calling thread takes a share too
+        for future in futures:
+            future.result()
         if not self.buffers.ok.all():
             raise RuntimeError("no game gave the learner a decision")
 
@@ -269,13 +269,18 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         return info
 
 
-def resolve_threads(num_threads: int | None) -> int:
-    """The threads to step the batch on; by default one per core this process may use."""
+ENVS_PER_THREAD = 256  # below this a thread's share costs more to hand over than it saves
+
+
+def resolve_threads(num_threads: int | None, num_envs: int) -> int:
+    """The threads to step the batch on; by default one per core this process may use, and
+    no more than one per ``ENVS_PER_THREAD`` envs."""
     if num_threads is None:
         try:
-            return len(os.sched_getaffinity(0))
+            cores = len(os.sched_getaffinity(0))
         except AttributeError:  # not on Linux
-            return os.cpu_count() or 1
+            cores = os.cpu_count() or 1
+        return max(1, min(cores, num_envs // ENVS_PER_THREAD))
     if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
         raise ValueError(f"num_threads must be an int >= 1, got {num_threads!r}")
     return num_threads
