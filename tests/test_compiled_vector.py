@@ -58,9 +58,7 @@ def test_every_row_is_the_reference_view_of_its_state(env_id):
             assert game.current_player(state) == seat
             np.testing.assert_array_equal(obs[i], game.observe(state, seat))
             np.testing.assert_array_equal(info["action_mask"][i], game.legal_mask(state))
-        obs, rewards, terminated, truncated, info = envs.step(
-            first_legal(info["action_mask"], rng)
-        )
+        obs, rewards, terminated, truncated, info = envs.step(first_legal(info["action_mask"], rng))
         # Next-step autoreset: the envs that had ended start over, their actions ignored.
         assert not rewards[ended].any() and not terminated[ended].any()
         for i in np.flatnonzero(terminated):
