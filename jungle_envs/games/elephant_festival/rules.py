@@ -135,8 +135,12 @@ def _best_fields(ground, groups, keep, start, arch_cell) -> tuple[int, int, int]
     field always stays."""
     rated = []
     for cells in groups:
-        size = sum(len(ground[c]) for c in cells if c != start)
-        symbols = sum(ground[c][-1] % TYPES for c in cells if c != start) * SYMBOL_POINTS
+        size = symbols = 0
+        for c in cells:
+            if c != start:
+                size += len(ground[c])
+                symbols += ground[c][-1] % TYPES
+        symbols *= SYMBOL_POINTS
         arch = ARCH_POINTS if arch_cell in cells else 0
         rated.append(
             (start in cells, symbols + arch - REMOVED_TILE_POINTS * size, size, symbols, arch)
