@@ -175,3 +175,17 @@ def test_maskable_ppo_trains_on_the_sb3_adapter():
             assert infos[i]["terminal_observation"].shape == obs[i].shape
             assert venv.env_method("action_masks")[i].any()  # already the next game
     assert seen_end
+
+
+def test_an_opponent_mixture_is_drawn_per_seat_and_episode_and_can_change():
+    envs = make("jungle_envs/TropicRace-v0", 400, opponents={"random": 1, "heuristic": 3})
+    envs.reset(seed=0)
+    share = (envs.kinds == 2).mean()  # heuristic
+    assert 0.68 < share < 0.82
+    envs.set_opponent_mix({"random": 1.0})
+    rng = np.random.default_rng(0)
+    for _ in range(400):  # every env finishes an episode and draws again
+        envs.step(first_legal(envs.action_masks(), rng))
+    assert (envs.kinds == 1).mean() > 0.95
+    with pytest.raises(ValueError, match="mixture"):
+        envs.set_opponent_mix({"champion": 1.0})

@@ -188,3 +188,18 @@ def test_builtin_names_are_listed():
     assert {"random", "heuristic"} <= set(POLICY_REGISTRY)
     assert ENV_ID in jungle_envs.ENV_IDS
     assert all(env_id in gym.registry for env_id in jungle_envs.ENV_IDS)
+
+
+def test_an_opponent_mixture_draws_each_seats_player_every_episode(each_engine):
+    env = gym.make(ENV_ID, num_players=4, opponents={"random": 1, "heuristic": 1})
+    seen = []
+    for seed in range(40):
+        env.reset(seed=seed)
+        seen.append(
+            tuple(type(p.current).__name__ for p in env.unwrapped._resolve_opponents(0).values())
+        )
+    kinds = {name for row in seen for name in row}
+    assert kinds == {"RandomPolicy", "JungleSweepHeuristic"}
+    assert len(set(seen)) > 4  # seats draw independently, episode by episode
+    with pytest.raises(ValueError, match="mixture"):
+        gym.make(ENV_ID, opponents={"random": -1})

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from jungle_envs.core.game import CHANCE, TERMINAL, Game, check_action_index
-from jungle_envs.core.policies import RandomPolicy
+from jungle_envs.core.policies import MixturePolicy, RandomPolicy
 from jungle_envs.core.state import GameState
 
 
@@ -104,6 +104,8 @@ def built_in_kind(policy: Any, game: Game) -> int:
     """How the compiled engine can play ``policy`` itself, or EXTERNAL."""
     from jungle_envs.core.compiled import runner
 
+    if isinstance(policy, MixturePolicy):  # this episode's draw
+        policy = policy.current
     if type(policy) is RandomPolicy:
         return runner.RANDOM
     if type(policy) is type(game.heuristic_policy()):

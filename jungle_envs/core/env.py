@@ -23,7 +23,8 @@ __all__ = ["JungleEnv", "OpponentError", "UnsupportedRenderMode"]
 
 ENV_OPTIONS = {
     "num_players": "number of seats (see the game's range)",
-    "opponents": "'random', 'heuristic', a model path/object, a policy, a callable, or a list",
+    "opponents": "'random', 'heuristic', a model path/object, a policy, a callable, a list, "
+    "or a mixture such as {'random': 0.3, 'heuristic': 0.7} (drawn per seat and episode)",
     "agent_seat": "'random' (drawn each reset) or a seat index",
     "render_mode": "None, 'ansi' or 'human'",
     "observation_mode": "'flat' (a float32 vector) or 'dict' (observation + action_mask)",

@@ -88,6 +88,36 @@ class MaskablePPOPolicy:
         return int(rng.choice(len(probs), p=probs / probs.sum()))
 
 
+class MixturePolicy:
+    """Plays each episode as one of several policies, drawn by weight when the episode
+    starts: ``{"random": 0.3, "heuristic": 0.7}`` (names of the registry)."""
+
+    def __init__(self, mix: dict[str, float], game: Game) -> None:
+        if not mix or any(
+            isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0 for w in mix.values()
+        ):
+            raise ValueError(f"an opponent mixture maps names to weights >= 0, got {mix!r}")
+        total = float(sum(mix.values()))
+        if total <= 0:
+            raise ValueError(f"an opponent mixture needs a weight above 0, got {mix!r}")
+        self.names = list(mix)
+        self.weights = np.array([mix[name] / total for name in self.names])
+        self.policies = [make_policy(name, game) for name in self.names]
+        self.current: Any = self.policies[int(np.argmax(self.weights))]
+
+    @property
+    def uses_observation(self) -> bool:
+        return getattr(self.current, "uses_observation", True)
+
+    def start_episode(self, rng: np.random.Generator) -> None:
+        self.current = self.policies[int(rng.choice(len(self.policies), p=self.weights))]
+        if hasattr(self.current, "start_episode"):
+            self.current.start_episode(rng)
+
+    def act(self, observation, action_mask, rng) -> int:
+        return self.current.act(observation, action_mask, rng)
+
+
 def load_maskable_ppo(path: str | os.PathLike) -> Any:
     try:
         from sb3_contrib import MaskablePPO
@@ -159,7 +189,8 @@ def seat_policies(opponents: Any, game: Game) -> Callable[[int], dict[int, Polic
 
     A single spec plays every other seat. A list of ``num_players - 1`` specs is read in
     seat order starting after the learner; a list of ``num_players`` is read by absolute
-    seat, and the learner's own entry (which may be None) is ignored.
+    seat, and the learner's own entry (which may be None) is ignored. A dict of names to
+    weights is a mixture: each seat draws its player anew at every episode.
     """
     n = game.num_players
     if isinstance(opponents, (list, tuple)):
@@ -181,5 +212,8 @@ def seat_policies(opponents: Any, game: Game) -> Callable[[int], dict[int, Polic
             f"a list of opponents needs {n - 1} entries (seats after the learner) or {n} "
             f"(one per seat) for {n} players; got {len(specs)}"
         )
+    if isinstance(opponents, dict):  # a mixture, drawn for each seat and episode
+        seats = [MixturePolicy(opponents, game) for _ in range(n)]
+        return lambda learner: {s: seats[s] for s in range(n) if s != learner}
     policy = make_policy(opponents, game)
     return lambda learner: {s: policy for s in range(n) if s != learner}

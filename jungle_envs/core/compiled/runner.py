@@ -156,8 +156,12 @@ STEP, RESET_ALL, RESET_WHERE = 0, 1, 2
 
 @kernel
 def reset_one(cfg, S, streams, learners, obs, masks, scores, ended, steps, ok, i, seat_option,
-              kinds, relative, skip_forced):  # fmt: skip
-    learner = env_reset(cfg, S[i], streams[i], seat_option, kinds, relative, skip_forced,
+              kinds, relative, skip_forced, mix):  # fmt: skip
+    if mix[0] + mix[1] > 0.0:  # a mixture: every seat's opponent drawn anew for the episode
+        for seat in range(kinds.shape[1]):
+            pick = uniform(streams[i], OPPONENT_STREAM) * (mix[0] + mix[1])
+            kinds[i, seat] = RANDOM if pick < mix[0] else HEURISTIC
+    learner = env_reset(cfg, S[i], streams[i], seat_option, kinds[i], relative, skip_forced,
                         obs[i], masks[i])  # fmt: skip
     learners[i] = learner
     game.scores(cfg, S[i], scores[i])
@@ -178,7 +182,7 @@ def step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards, te
         results[i, :] = 0.0
         game.scores(cfg, S[i], scores[i])
         return
-    status = env_step(cfg, S[i], streams[i], learner, kinds, relative, skip_forced, action,
+    status = env_step(cfg, S[i], streams[i], learner, kinds[i], relative, skip_forced, action,
                       obs[i], masks[i])  # fmt: skip
     rewards[i] = learner_reward(cfg, S[i], learner, status, score_reward, scores[i],
                                 results[i])  # fmt: skip
@@ -190,11 +194,14 @@ def step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards, te
 @kernel
 def batch_call(cfg, S, streams, learners, obs, masks, scores, results, rewards, terminated,
                truncated, illegal, ended, steps, ok, actions, which, command, seat_option,
-               kinds, relative, skip_forced, score_reward, max_steps, first, last):  # fmt: skip
+               kinds, relative, skip_forced, score_reward, max_steps, mix, first,
+               last):  # fmt: skip
     """The vector env's one entry point, over envs ``first`` to ``last`` - 1 (it releases
     the GIL, so threads can each run a share): STEP (next-step autoreset: an env whose last
     step ended its episode is reset, its action ignored), or RESET_ALL, or RESET_WHERE
-    ``which`` is set (same-step autoreset, as Stable-Baselines3's vector envs do it)."""
+    ``which`` is set (same-step autoreset, as Stable-Baselines3's vector envs do it).
+    ``kinds`` holds each env's opponents by seat; with a ``mix`` (chances of random and
+    heuristic opponents, not both 0) they are drawn anew at each reset."""
     for i in range(first, last):
         if command == STEP and not ended[i]:
             step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards,
@@ -204,4 +211,4 @@ def batch_call(cfg, S, streams, learners, obs, masks, scores, results, rewards, 
             if command == STEP:
                 rewards[i], terminated[i], truncated[i], illegal[i] = 0.0, False, False, False
             reset_one(cfg, S, streams, learners, obs, masks, scores, ended, steps, ok, i,
-                      seat_option, kinds, relative, skip_forced)  # fmt: skip
+                      seat_option, kinds, relative, skip_forced, mix)  # fmt: skip

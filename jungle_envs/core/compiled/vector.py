@@ -42,6 +42,18 @@ from jungle_envs.core.game import Game
 BUILT_IN = {"random": runner.RANDOM, "heuristic": runner.HEURISTIC}
 
 
+def opponent_mix(mix: Any) -> np.ndarray:
+    """A mixture {"random": p, "heuristic": q} -> the kernel's [p, q] (any scale, not 0)."""
+    if not isinstance(mix, dict) or not mix or set(mix) - set(BUILT_IN):
+        raise ValueError(f"an opponent mixture maps {sorted(BUILT_IN)} to weights, got {mix!r}")
+    weights = [mix.get(name, 0.0) for name in BUILT_IN]
+    if any(isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0 for w in weights):
+        raise ValueError(f"mixture weights must be numbers >= 0, got {mix!r}")
+    if sum(weights) <= 0:
+        raise ValueError(f"a mixture needs a weight above 0, got {mix!r}")
+    return np.array(weights, dtype=np.float64)
+
+
 def opponent_kinds(opponents: Any, num_players: int) -> tuple[np.ndarray, bool]:
     """Built-in opponent names -> (kinds, relative): by seats after the learner, or by
     absolute seat for a list of one entry per seat (the learner's may be None)."""
@@ -112,7 +124,12 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
             or agent_seat < 0
         ):  # fmt: skip
             raise ValueError(f"agent_seat must be 'random' or a seat in 0..{n - 1}")
-        self.kinds, self.relative = opponent_kinds(opponents, n)
+        self.mix = np.zeros(2)
+        if isinstance(opponents, dict):  # a mixture, drawn per seat and episode
+            self.mix = opponent_mix(opponents)
+            opponents = "random"
+        kinds, self.relative = opponent_kinds(opponents, n)
+        self.kinds = np.tile(kinds, (num_envs, 1))
         self.seat_option = -1 if agent_seat == "random" else int(agent_seat)
         self.num_envs = num_envs
         self.observation_mode, self.illegal_action = observation_mode, illegal_action
@@ -158,7 +175,7 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         self._shares = [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
         self._pool: ThreadPoolExecutor | None = None
         self._kernel = bind(runner.batch_call, self.twin.cfg, *self.buffers, 0, -1,
-                            self.kinds, True, True, True, 1, 0, 1)  # fmt: skip
+                            self.kinds, True, True, True, 1, self.mix, 0, 1)  # fmt: skip
         self._started = False
 
     # --- Gymnasium API -------------------------------------------------------------------
@@ -213,6 +230,11 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         """Bool (num_envs, num_actions) mask of every env's legal actions."""
         return self.buffers.masks.astype(bool)
 
+    def set_opponent_mix(self, mix: dict[str, float]) -> None:
+        """Draw every env's opponents from this mixture from its next episode on, e.g.
+        ``{"random": 0.3, "heuristic": 0.7}`` (a curriculum changes it during training)."""
+        self.mix[:] = opponent_mix(mix)
+
     @property
     def states(self) -> list:
         """Snapshots of every env's game state (reference dataclasses)."""
@@ -238,7 +260,7 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
     def _call(self, command: int, first: int, last: int) -> None:
         self._kernel(self.twin.cfg, *self.buffers, command, self.seat_option, self.kinds,
                      self.relative, self.skip_forced, self.score_reward, self.max_steps,
-                     first, last)  # fmt: skip
+                     self.mix, first, last)  # fmt: skip
 
     # --- internals -----------------------------------------------------------------------
     def _observation(self):
