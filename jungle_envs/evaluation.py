@@ -16,7 +16,7 @@ import gymnasium as gym
 import numpy as np
 
 from jungle_envs.core.game import CHANCE, TERMINAL
-from jungle_envs.core.policies import make_policy
+from jungle_envs.core.policies import is_model, make_policy, trained_on
 
 BASE_INFO = {"action_mask", "agent_seat", "scores", "winners", "returns", "illegal_action"}
 
@@ -99,11 +99,18 @@ def evaluate(
     """Play ``games`` games of ``agent`` against ``opponents``, rotating the agent's seat.
 
     ``agent`` is anything the env accepts as an opponent: a name ("random", "heuristic"),
-    a MaskablePPO model or path, a policy object or a callable. Game i is seeded with
+    a MaskablePPO model or path, a policy object or a callable. A model saved with what it
+    was trained on plays with that player count and those game options unless
+    ``num_players`` or ``env_kwargs`` say otherwise. Game i is seeded with
     ``seed + i``, puts the agent in seat ``i % num_players`` and gives the agent a
     generator of its own, so any subset of games (``indices``) plays exactly as it would
     in a full run: results do not depend on how games are split among workers.
     """
+    trained = trained_on(agent) if is_model(agent) else None
+    if trained:  # a model plays the game it was trained on unless told otherwise
+        if num_players is None:
+            num_players = trained["num_players"]
+        env_kwargs = {**trained["env_options"], **env_kwargs}
     probe = gym.make(env_id, num_players=num_players, **env_kwargs)
     players = probe.unwrapped.num_players
     envs = [

@@ -232,3 +232,31 @@ def test_results_table_evaluates_a_run_and_a_chosen_checkpoint(tmp_path, capsys)
     with pytest.raises(SystemExit):
         results.main(["--runs", str(runs), "--model", "TropicRace"])
     assert "GAME=PATH" in capsys.readouterr().err
+
+
+def test_a_model_carries_the_env_it_was_trained_on(tmp_path):
+    from jungle_envs.core.policies import make_policy, trained_on
+    from jungle_envs.evaluation import evaluate
+    from training.common import make_vec_env, mark_trained_on, new_model
+
+    env_id, options = "jungle_envs/JungleSweep-v0", {"move_features": True}
+    venv = make_vec_env(env_id, n_envs=2, num_players=3, **options)
+    model = new_model(venv, n_steps=32, batch_size=32, policy_kwargs={"net_arch": [8]})
+    mark_trained_on(model, env_id, 3, options)
+    model.save(tmp_path / "m.zip")
+    assert trained_on(tmp_path / "m.zip") == {
+        "env": env_id,
+        "num_players": 3,
+        "env_options": options,
+    }
+    # Evaluated without options, it gets its own player count and move features.
+    result = evaluate(env_id, str(tmp_path / "m.zip"), "random", games=3)
+    assert result.num_players == 3 and result.illegal_actions == 0
+    # As an opponent in a game it was not trained for, it is refused by name.
+    for game in (
+        jungle_envs.make_game(env_id, 4, move_features=True),
+        jungle_envs.make_game(env_id, 3),
+        jungle_envs.make_game("TropicRace", 3),
+    ):
+        with pytest.raises(ValueError, match="trained on jungle_envs/JungleSweep-v0 with 3"):
+            make_policy(str(tmp_path / "m.zip"), game)

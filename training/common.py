@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import gymnasium as gym
@@ -87,3 +88,13 @@ def new_model(
     dict_obs = isinstance(venv.observation_space, gym.spaces.Dict)
     policy = "MultiInputPolicy" if dict_obs else "MlpPolicy"
     return MaskablePPO(policy, venv, seed=seed, device="cpu", verbose=0, **params)
+
+
+def mark_trained_on(model: MaskablePPO, env_id: str, players: int, env_options: dict) -> None:
+    """Record in the model (its zip keeps it) the env it learns on, so that loading it as an
+    opponent or evaluating it uses, or insists on, the same game, players and options."""
+    model.trained_on = {
+        "env": env_id,
+        "num_players": int(players),
+        "env_options": json.loads(json.dumps(env_options)),
+    }

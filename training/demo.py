@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from jungle_envs.evaluation import evaluate
-from training.common import make_vec_env, new_model
+from training.common import make_vec_env, mark_trained_on, new_model
 
 ENV_ID = "jungle_envs/JungleSweep-v0"
 
@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     options = {"num_players": args.players, "move_features": not args.no_move_features}
     venv = make_vec_env(ENV_ID, n_envs=args.n_envs, seed=args.seed, **options)
     model = new_model(venv, seed=args.seed)
+    mark_trained_on(model, ENV_ID, args.players, {"move_features": not args.no_move_features})
     print(
         f"Training MaskablePPO on {ENV_ID} ({args.players} players, random opponents) "
         f"for {args.timesteps} steps ..."

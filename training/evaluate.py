@@ -9,7 +9,8 @@ MaskablePPO .zip; ``--opponents`` also takes a comma-separated list, one per sea
 the agent's. Game i is seeded ``seed + i`` and seats the agent in seat i mod N, so a run
 is reproducible, every seat is played equally often, and the result does not depend on
 ``--workers`` (processes sharing the games). ``--option KEY=VALUE`` passes a game option
-to ``gymnasium.make`` (a model trained with options must be evaluated with the same ones).
+to ``gymnasium.make``; a model saved by ``training.train`` or the demo carries its env, player
+count and options, which are then the defaults.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import time
 from typing import Any
 
 import jungle_envs
+from jungle_envs.core.policies import is_model, trained_on
 from jungle_envs.evaluation import EvaluationResult, evaluate, merge_results, wilson_interval
 from training.config import parse_value
 
@@ -93,7 +95,11 @@ def report(result: EvaluationResult, agent: str, opponents: str, seconds: float)
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", default="jungle_envs/JungleSweep-v0", choices=jungle_envs.ENV_IDS)
+    parser.add_argument(
+        "--env",
+        choices=jungle_envs.ENV_IDS,
+        help="default: the env a model agent was trained on, else jungle_envs/JungleSweep-v0",
+    )
     parser.add_argument("--agent", default="heuristic")
     parser.add_argument("--opponents", default="random")
     parser.add_argument("--games", type=int, default=1000)
@@ -135,6 +141,9 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
+    if args.env is None:
+        trained = trained_on(args.agent) if is_model(args.agent) else None
+        args.env = trained["env"] if trained else "jungle_envs/JungleSweep-v0"
     start = time.perf_counter()
     result = run_evaluation(
         args.env,

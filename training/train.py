@@ -28,7 +28,7 @@ from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.logger import configure
 
-from training.common import make_vec_env, new_model
+from training.common import make_vec_env, mark_trained_on, new_model
 from training.config import load_config
 from training.plot import plot_run
 from training.selfplay import SnapshotCallback, SnapshotPool, atomic_save, atomic_write_text
@@ -183,6 +183,7 @@ def main(argv: list[str] | None = None) -> Path:
     else:
         model = MaskablePPO.load(out / "checkpoints" / latest["path"], env=venv, device="cpu")
         done, wall_before = latest["timesteps"], latest["wall_seconds"]
+    mark_trained_on(model, config["env"], config["players"], config["env_options"])
     session_dir = out / "logs" / f"session-{session}"
     model.set_logger(configure(str(session_dir), ["csv", "tensorboard"]))
 

@@ -62,6 +62,8 @@ class MaskablePPOPolicy:
         self.model = model
         self.deterministic = deterministic
         self._dict_obs = hasattr(model.observation_space, "spaces")
+        # What the model was trained on (saved in its zip by our training scripts).
+        self.trained_on: dict[str, Any] | None = getattr(model, "trained_on", None)
 
     @property
     def observation_size(self) -> int:
@@ -175,6 +177,7 @@ def make_policy(spec: Any, game: Game) -> Policy:
             f"MaskablePPO model, an object with act(observation, action_mask, rng) or a "
             f"callable; got {spec!r}"
         )
+    check_trained_on(policy, game)
     if policy.observation_size != game.observation_size:
         raise ValueError(
             f"the model expects observations of size {policy.observation_size}, "
@@ -182,6 +185,46 @@ def make_policy(spec: Any, game: Game) -> Policy:
             f"trained with other game options? a run's config.json lists its env_options)"
         )
     return policy
+
+
+def is_model(spec: Any) -> bool:
+    """A MaskablePPO model, or a path to one (not a registered name)."""
+    if isinstance(spec, (str, os.PathLike)):
+        name = os.fspath(spec)
+        return (
+            name not in POLICY_REGISTRY
+            and not name.startswith("rllib:")
+            and (name.endswith(".zip") or os.path.exists(name))
+        )
+    return hasattr(spec, "policy") and hasattr(spec, "predict")
+
+
+def trained_on(model: Any) -> dict[str, Any] | None:
+    """The env a model was trained on: {"env", "num_players", "env_options"}, saved in the
+    model's zip by the training scripts; None for a model saved without it."""
+    if isinstance(model, (str, os.PathLike)):
+        model = load_maskable_ppo(model)
+    found = getattr(model, "trained_on", None)
+    return dict(found) if isinstance(found, dict) else None
+
+
+def check_trained_on(policy: Any, game: Game) -> None:
+    """Refuse a model in a game, player count or game options it was not trained for."""
+    info = getattr(policy, "trained_on", None)
+    if not info:
+        return
+    from jungle_envs.core.registry import game_class
+
+    wanted_game = game_class(info["env"])
+    options = {k: v for k, v in info.get("env_options", {}).items() if k in game.options}
+    wanted = wanted_game(info["num_players"], **options)
+    if type(game) is not wanted_game or game.config() != wanted.config():
+        raise ValueError(
+            f"the model was trained on {info['env']} with {info['num_players']} players and "
+            f"game options {options or 'default'}; this env is {game.spec.env_id} with "
+            f"{game.config()}. Make the env with gymnasium.make(env, num_players=..., "
+            f"**options) as the model was trained (jungle_envs.core.policies.trained_on(model))"
+        )
 
 
 def seat_policies(opponents: Any, game: Game) -> Callable[[int], dict[int, Policy]]:
