@@ -78,6 +78,10 @@ class CompiledVecEnv(VecEnv):
     def action_masks(self) -> np.ndarray:
         return self.vector.action_masks()
 
+    def set_opponent_mix(self, mix: dict[str, float]) -> None:
+        """Draw the opponents from this mixture from each env's next episode on."""
+        self.vector.set_opponent_mix(mix)
+
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
         return [getattr(self.vector, attr_name) for _ in self._indices(indices)]
 

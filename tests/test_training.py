@@ -260,3 +260,44 @@ def test_a_model_carries_the_env_it_was_trained_on(tmp_path):
     ):
         with pytest.raises(ValueError, match="trained on jungle_envs/JungleSweep-v0 with 3"):
             make_policy(str(tmp_path / "m.zip"), game)
+
+
+def test_a_curriculum_switches_the_opponents_during_training(tmp_path):
+    import csv
+
+    out = tmp_path / "curriculum"
+    stages = [
+        {"from": 0.0, "opponents": {"random": 1}},
+        {"from": 0.5, "opponents": {"heuristic": 1}},
+    ]
+    train.main(
+        [
+            "--env",
+            "jungle_envs/TropicRace-v0",
+            "--timesteps",
+            "512",
+            "--n-envs",
+            "4",
+            "--out",
+            str(out),
+            "--set",
+            f"curriculum={json.dumps(stages)}",
+            *TINY,
+        ]
+    )
+    rows = list(csv.DictReader((out / "logs" / "session-0" / "progress.csv").open()))
+    seen = [float(r["curriculum/stage"]) for r in rows if r.get("curriculum/stage")]
+    assert seen[0] == 0.0 and seen[-1] == 1.0
+    with pytest.raises(SystemExit, match="curriculum"):
+        train.main(
+            [
+                "--env",
+                "jungle_envs/TropicRace-v0",
+                "--opponents",
+                "self",
+                "--set",
+                f"curriculum={json.dumps(stages)}",
+                "--out",
+                str(tmp_path / "x"),
+            ]
+        )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from typing import Any
 
 import gymnasium as gym
@@ -20,6 +21,8 @@ BUILT_IN_OPPONENTS = ("random", "heuristic")
 
 def built_in(opponents: Any) -> bool:
     """Whether every opponent is one the compiled engine plays itself."""
+    if isinstance(opponents, dict):  # a mixture
+        return all(name in BUILT_IN_OPPONENTS for name in opponents)
     specs = opponents if isinstance(opponents, (list, tuple)) else [opponents]
     return all(isinstance(s, str) and s in BUILT_IN_OPPONENTS for s in specs)
 
@@ -81,9 +84,13 @@ DEFAULT_HYPERPARAMETERS: dict[str, Any] = _default_hyperparameters()
 
 
 def new_model(
-    venv: VecEnv, seed: int = 0, tensorboard_log: str | None = None, **overrides: Any
+    venv: VecEnv,
+    seed: int = 0,
+    tensorboard_log: str | None = None,
+    threads: int | None = None,
+    **overrides: Any,
 ) -> MaskablePPO:
-    torch.set_num_threads(1)  # small MLPs: threads cost more than they give on 2 cores
+    torch.set_num_threads(threads or torch_threads(venv))
     params = {**DEFAULT_HYPERPARAMETERS, **overrides}
     dict_obs = isinstance(venv.observation_space, gym.spaces.Dict)
     policy = "MultiInputPolicy" if dict_obs else "MlpPolicy"
@@ -98,3 +105,22 @@ def mark_trained_on(model: MaskablePPO, env_id: str, players: int, env_options: 
         "num_players": int(players),
         "env_options": json.loads(json.dumps(env_options)),
     }
+
+
+def torch_threads(venv: VecEnv) -> int:
+    """Every core for PyTorch when the envs step in this process between updates (the
+    compiled vector env); one when worker processes step alongside the updates."""
+    if isinstance(venv, SubprocVecEnv):
+        return 1
+    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+def set_opponent_mix(venv: VecEnv, mix: dict) -> None:
+    """Change the opponents of a compiled vector env (under any SB3 wrappers)."""
+    inner = venv.unwrapped
+    if not hasattr(inner, "set_opponent_mix"):
+        raise ValueError(
+            "an opponent curriculum needs the compiled vector env: built-in opponents "
+            "(random, heuristic) and vec_env auto or compiled"
+        )
+    inner.set_opponent_mix(mix)

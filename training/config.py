@@ -18,13 +18,21 @@ DEFAULTS: dict[str, Any] = {
     "env": "jungle_envs/JungleSweep-v0",
     "players": None,  # the game's default
     "env_options": {},  # game options passed to gymnasium.make
-    "opponents": "random",  # a name, a model path, a list per seat, or "self"
+    # a name, a model path, a list per seat, a mixture {"random": 0.3, "heuristic": 0.7}
+    # drawn per seat and episode, or "self"
+    "opponents": "random",
+    # stages [{"from": 0.5, "opponents": {...}}, ...]: from that fraction of the budget on,
+    # the opponents are that mixture of built-in players (compiled vector env)
+    "curriculum": [],
     "timesteps": 1_000_000,
     "n_envs": 2,
     # auto: one compiled vector env when every opponent is built in, else one Gymnasium env
     # per worker process; python: always the latter; compiled: always the former
     "vec_env": "auto",
     "seed": 0,
+    # threads for PyTorch's updates; null: every core with the compiled vector env (it does
+    # not run during an update), 1 with worker processes (they run alongside)
+    "torch_threads": None,
     "eval": {"freq": 50_000, "games": 200, "opponents": "random"},
     "checkpoint_freq": 50_000,
     "keep_checkpoints": 3,

@@ -28,7 +28,13 @@ from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.logger import configure
 
-from training.common import make_vec_env, mark_trained_on, new_model
+from training.common import (
+    built_in,
+    make_vec_env,
+    mark_trained_on,
+    new_model,
+    set_opponent_mix,
+)
 from training.config import load_config
 from training.plot import plot_run
 from training.selfplay import SnapshotCallback, SnapshotPool, atomic_save, atomic_write_text
@@ -63,6 +69,32 @@ def opponents_for(config: dict[str, Any], out: Path) -> Any:
         )
         for _ in range(players - 1)
     ]
+
+
+class CurriculumCallback(BaseCallback):
+    """Switches the opponent mixture of the compiled vector env at the configured fractions
+    of the budget (each stage: ``{"from": fraction, "opponents": mixture}``)."""
+
+    def __init__(self, stages: list[dict[str, Any]], total: int) -> None:
+        super().__init__()
+        self.stages = sorted(stages, key=lambda stage: stage["from"])
+        self.total = total
+        self.current = -1
+
+    def _on_training_start(self) -> None:
+        self._update()
+
+    def _on_step(self) -> bool:
+        self._update()
+        return True
+
+    def _update(self) -> None:
+        done = self.num_timesteps / max(self.total, 1)
+        stage = max((i for i, st in enumerate(self.stages) if st["from"] <= done), default=-1)
+        if stage != self.current and stage >= 0:
+            set_opponent_mix(self.training_env, self.stages[stage]["opponents"])
+            self.current = stage
+            self.logger.record("curriculum/stage", stage)
 
 
 class CheckpointCallback(BaseCallback):
@@ -149,6 +181,13 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, dict | None
 def main(argv: list[str] | None = None) -> Path:
     args = parse_args(argv)
     config, out, latest = resolve(args)
+    if config["curriculum"] and (
+        not built_in(config["opponents"]) or config["vec_env"] == "python"
+    ):
+        raise SystemExit(
+            "a curriculum switches built-in opponents (random, heuristic) in the compiled "
+            "vector env: use built-in opponents and vec_env auto or compiled"
+        )
     env_kwargs = {"num_players": config["players"], **config["env_options"]}
     # a bad player count or game option fails here, by name, before worker processes start
     gym.make(config["env"], **env_kwargs).close()
@@ -178,7 +217,13 @@ def main(argv: list[str] | None = None) -> Path:
     ppo = dict(config["ppo"])
     net_arch = ppo.pop("net_arch")
     if latest is None:
-        model = new_model(venv, seed=config["seed"], policy_kwargs={"net_arch": net_arch}, **ppo)
+        model = new_model(
+            venv,
+            seed=config["seed"],
+            threads=config["torch_threads"],
+            policy_kwargs={"net_arch": net_arch},
+            **ppo,
+        )
         done, wall_before = 0, 0.0
     else:
         model = MaskablePPO.load(out / "checkpoints" / latest["path"], env=venv, device="cpu")
@@ -202,6 +247,8 @@ def main(argv: list[str] | None = None) -> Path:
     if config["opponents"] == "self":
         sp = config["self_play"]
         callbacks.append(SnapshotCallback(out / "pool", sp["snapshot_freq"], sp["pool_size"]))
+    if config["curriculum"]:
+        callbacks.append(CurriculumCallback(config["curriculum"], config["timesteps"]))
     remaining = config["timesteps"] - done
     if remaining > 0:
         with warnings.catch_warnings():
