@@ -16,7 +16,13 @@ import gymnasium as gym
 import numpy as np
 
 from jungle_envs.core.game import CHANCE, TERMINAL
-from jungle_envs.core.policies import is_model, make_policy, trained_on
+from jungle_envs.core.policies import (
+    is_model,
+    make_policy,
+    observation_game,
+    opponent_observation,
+    trained_on,
+)
 
 BASE_INFO = {"action_mask", "agent_seat", "scores", "winners", "returns", "illegal_action"}
 
@@ -52,6 +58,10 @@ class EvaluationResult:
     shared_wins: int = 0
     illegal_actions: int = 0
     score_total: float = 0.0
+    # the agent's score minus the best opponent's, summed (and squared) for a mean and its
+    # interval: how games that every policy wins differ
+    margin_total: float = 0.0
+    margin_squares: float = 0.0
     decisions: int = 0
     per_seat: dict[int, SeatRecord] = field(default_factory=dict)
     detail_totals: dict[str, float] = field(default_factory=dict)  # scalar final-info sums
@@ -74,6 +84,22 @@ class EvaluationResult:
         return self.score_total / self.games if self.games else 0.0
 
     @property
+    def mean_margin(self) -> float:
+        """Mean of the agent's score minus the best opponent's score."""
+        scored = self.games - self.illegal_actions
+        return self.margin_total / scored if scored else 0.0
+
+    @property
+    def margin_ci95(self) -> tuple[float, float]:
+        """Normal 95% interval of ``mean_margin``."""
+        scored = self.games - self.illegal_actions
+        if scored < 2:
+            return (self.mean_margin, self.mean_margin)
+        variance = (self.margin_squares - scored * self.mean_margin**2) / (scored - 1)
+        half = 1.96 * math.sqrt(max(variance, 0.0) / scored)
+        return (self.mean_margin - half, self.mean_margin + half)
+
+    @property
     def chance_rate(self) -> float:
         return 1.0 / self.num_players
 
@@ -81,7 +107,8 @@ class EvaluationResult:
         lo, hi = self.ci95
         return (
             f"win rate {self.win_rate:.3f} (95% CI {lo:.3f}-{hi:.3f}) over {self.games} games "
-            f"[chance {self.chance_rate:.3f}], mean score {self.mean_score:.2f}, "
+            f"[chance {self.chance_rate:.3f}], mean score {self.mean_score:.2f} "
+            f"(margin over the best opponent {self.mean_margin:+.2f}), "
             f"illegal actions {self.illegal_actions}"
         )
 
@@ -113,11 +140,15 @@ def evaluate(
         env_kwargs = {**trained["env_options"], **env_kwargs}
     probe = gym.make(env_id, num_players=num_players, **env_kwargs)
     players = probe.unwrapped.num_players
+    policy = make_policy(agent, probe.unwrapped.game)
+    observing = observation_game(policy, probe.unwrapped.game)
+    if observing is not probe.unwrapped.game:  # the agent sees with its own options
+        own = {o.name for o in observing.spec.options if o.observation_only}
+        env_kwargs = {**env_kwargs, **{k: observing.options[k] for k in own}}
     envs = [
         gym.make(env_id, num_players=players, opponents=opponents, agent_seat=seat, **env_kwargs)
         for seat in range(players)
     ]
-    policy = make_policy(agent, probe.unwrapped.game)
     result = EvaluationResult(env_id, players)
     for i in range(games) if indices is None else indices:
         seat = i % players
@@ -148,7 +179,11 @@ def record_game(result: EvaluationResult, seat: int, info: dict[str, Any]) -> No
         record.wins += credit
         result.sole_wins += len(winners) == 1
         result.shared_wins += len(winners) > 1
-    result.score_total += info["scores"][seat]
+    scores = info["scores"]
+    result.score_total += scores[seat]
+    margin = float(scores[seat]) - max(float(x) for k, x in enumerate(scores) if k != seat)
+    result.margin_total += margin
+    result.margin_squares += margin * margin
     for key, value in info.items():
         if key not in BASE_INFO and isinstance(value, (bool, int, float)):
             result.detail_totals[key] = result.detail_totals.get(key, 0.0) + float(value)
@@ -165,6 +200,8 @@ def merge_results(parts: Sequence[EvaluationResult]) -> EvaluationResult:
             "shared_wins",
             "illegal_actions",
             "score_total",
+            "margin_total",
+            "margin_squares",
             "decisions",
         ):
             setattr(total, name, getattr(total, name) + getattr(part, name))
@@ -188,7 +225,8 @@ def play_game(game, policies: Sequence[Any], seed: int) -> list[int]:
             game._apply_chance(state, game.sample_chance(state, rng))
             continue
         mask = game.legal_mask(state)
-        action = policies[player].act(game.observe(state, player), mask, policy_rng)
+        obs = opponent_observation(policies[player], game, state, player)
+        action = policies[player].act(obs, mask, policy_rng)
         if not mask[action]:
             raise ValueError(f"the policy in seat {player} chose illegal action {action}")
         game._apply_action(state, action)

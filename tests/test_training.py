@@ -184,54 +184,109 @@ def test_train_refuses_an_unknown_game_option_before_starting(tmp_path):
     assert not out.exists()
 
 
-def test_results_table_evaluates_a_run_and_a_chosen_checkpoint(tmp_path, capsys):
+def test_results_table_evaluates_a_run_and_a_chosen_checkpoint(tmp_path, capsys, monkeypatch):
+    from jungle_envs import agents
+
+    monkeypatch.setattr(agents, "MANIFEST", tmp_path / "no-manifest.json")  # no shipped agent
     runs = tmp_path / "runs"
-    env_id = "jungle_envs/TropicRace-v0"
     train.main(
         [
             "--env",
-            env_id,
+            "jungle_envs/TropicRace-v0",
+            "--players",
+            "2",
             "--timesteps",
             "256",
             "--n-envs",
             "2",
             "--out",
-            str(runs / "TropicRace"),
+            str(runs / "TropicRace-2p"),
             "--set",
             "keep_checkpoints=10",
             *TINY,
         ]
     )
-    checkpoint = runs / "TropicRace" / "checkpoints" / "step-0000000128.zip"
+    run = runs / "TropicRace-2p"
+    checkpoint = run / "checkpoints" / "step-0000000128.zip"
     assert checkpoint.exists()
+    page = tmp_path / "page.md"
+    page.write_text(f"before\n{results.START}\nold\n{results.END}\nafter\n")
+    args = ["--runs", str(runs), "--games", "4", "--workers", "1", "--players", "2"]
     rows = results.main(
-        [
-            "--runs",
-            str(runs),
-            "--games",
-            "4",
-            "--workers",
-            "1",
-            "--images",
-            str(tmp_path / "img"),
-            "--game",
-            "TropicRace",
-            "--model",
-            f"TropicRace={checkpoint}",
-        ]
+        [*args, "--game", "TropicRace", "--images", str(tmp_path / "img"), "--write", str(page)]
     )
     (row,) = rows
-    # the log mixes rollout rows with evaluation rows whose time column is empty
-    log = (runs / "TropicRace" / "logs" / "session-0" / "progress.csv").read_text()
-    assert ",," in log
+    assert row["agent"] == str(run / "model.zip") and row["timesteps"] >= 256
+    for key in ("agent_heuristic", "heuristic_heuristic", "agent_random", "heuristic_random"):
+        assert row[key]["games"] == 4 and row[key]["illegal_actions"] == 0
+        lo, hi = row[key]["margin_ci95"]
+        assert lo <= row[key]["mean_margin"] <= hi
+    text = page.read_text()
+    assert "old" not in text and text.startswith("before") and text.endswith("after\n")
+    assert "| TropicRace | 2 |" in text and (tmp_path / "img" / "TropicRace-2p_curve.png").exists()
+    # a checkpoint: its steps and the wall time the run had taken then
+    (row,) = results.main([*args, "--game", "TropicRace", "--model", f"TropicRace-2p={checkpoint}"])
     assert row["timesteps"] == 128 and row["wall_seconds"] >= 0
-    assert row["agent_random"]["games"] == 4 and row["agent_random"]["illegal_actions"] == 0
-    assert "| TropicRace | 4 |" in capsys.readouterr().out
-    assert (tmp_path / "img" / "TropicRace_learning_curve.png").exists()
-    assert results.main(["--runs", str(runs), "--game", "JungleSweep"]) == []
+    assert results.main([*args, "--game", "JungleSweep"]) == []  # no agent: skipped
     with pytest.raises(SystemExit):
-        results.main(["--runs", str(runs), "--model", "TropicRace"])
-    assert "GAME=PATH" in capsys.readouterr().err
+        results.main([*args, "--model", "TropicRace"])
+    assert "GAME-Np=PATH" in capsys.readouterr().err
+
+
+def test_targets_are_judged_with_intervals_and_margins():
+    def cell(rate, lo, hi, margin=0.0):
+        return {"win_rate": rate, "ci95": [lo, hi], "mean_margin": margin}
+
+    row = {
+        "agent_heuristic": cell(0.40, 0.37, 0.43),
+        "heuristic_heuristic": cell(0.25, 0.22, 0.28),
+        "agent_random": cell(0.80, 0.77, 0.83),
+        "heuristic_random": cell(0.75, 0.72, 0.78),
+    }
+    assert results.verdicts(row) == ("met", "met")
+    row["heuristic_heuristic"] = cell(0.38, 0.35, 0.41)
+    assert results.verdicts(row)[0].startswith("missed: higher by 0.020")
+    row["agent_random"] = cell(1.0, 0.99, 1.0, margin=20.0)
+    row["heuristic_random"] = cell(1.0, 0.99, 1.0, margin=30.5)
+    assert results.verdicts(row)[1] == "missed: margin lower by 10.5"
+
+
+def test_a_wall_time_budget_stops_training_and_drives_the_curriculum(tmp_path):
+    out = tmp_path / "timed"
+    train.main(
+        [
+            "--env",
+            "jungle_envs/TropicRace-v0",
+            "--timesteps",
+            "10000000",
+            "--n-envs",
+            "4",
+            "--out",
+            str(out),
+            "--set",
+            "wall_seconds=3",
+            *TINY,
+        ]
+    )
+    summary = json.loads((out / "summary.json").read_text())
+    assert 0 < summary["timesteps"] < 10_000_000 and 3 <= summary["wall_seconds"] < 60
+    # resuming a run whose wall budget is spent trains no further
+    train.main(["--resume", str(out), "--no-progress"])
+    assert json.loads((out / "summary.json").read_text())["timesteps"] == summary["timesteps"]
+    # with a wall budget, the curriculum's fractions are of the time (earlier sessions too)
+    timed = train.CheckpointCallback(out, 100, 1, wall_before=30.0, wall_budget=60.0)
+    assert 0.5 <= timed.progress(total_steps=10**9) < 0.6
+    stepped = train.CheckpointCallback(out, 100, 1, wall_before=30.0, wall_budget=None)
+    stepped.num_timesteps = 250
+    assert stepped.progress(total_steps=1000) == 0.25
+
+
+def test_opponents_on_the_command_line_replace_the_configs_curriculum():
+    config, _, _ = train.resolve(train.parse_args(["--env", "jungle_envs/TropicRace-v0"]))
+    assert config["curriculum"] and config["wall_seconds"] == 1800
+    args = train.parse_args(["--env", "jungle_envs/TropicRace-v0", "--opponents", "random"])
+    config, _, _ = train.resolve(args)
+    assert config["curriculum"] == [] and config["opponents"] == "random"
 
 
 def test_a_model_carries_the_env_it_was_trained_on(tmp_path):
@@ -255,7 +310,8 @@ def test_a_model_carries_the_env_it_was_trained_on(tmp_path):
     # As an opponent in a game it was not trained for, it is refused by name.
     for game in (
         jungle_envs.make_game(env_id, 4, move_features=True),
-        jungle_envs.make_game(env_id, 3),
+        jungle_envs.make_game(env_id, 4),
+        jungle_envs.make_game(env_id, 3, coconuts={1: 8, 2: 8}),
         jungle_envs.make_game("TropicRace", 3),
     ):
         with pytest.raises(ValueError, match="trained on jungle_envs/JungleSweep-v0 with 3"):

@@ -25,6 +25,9 @@ DEFAULTS: dict[str, Any] = {
     # the opponents are that mixture of built-in players (compiled vector env)
     "curriculum": [],
     "timesteps": 1_000_000,
+    # a wall-time budget in seconds (all sessions of a run together): training stops at
+    # whichever of the two budgets comes first, and curriculum stages follow this one
+    "wall_seconds": None,
     "n_envs": 2,
     # auto: one compiled vector env when every opponent is built in, else one Gymnasium env
     # per worker process; python: always the latter; compiled: always the former

@@ -85,6 +85,8 @@ def report(result: EvaluationResult, agent: str, opponents: str, seconds: float)
         "sole_wins": result.sole_wins,
         "shared_wins": result.shared_wins,
         "mean_score": result.mean_score,
+        "mean_margin": result.mean_margin,
+        "margin_ci95": list(result.margin_ci95),
         "illegal_actions": result.illegal_actions,
         "decisions_per_game": result.decisions / max(result.games, 1),
         "per_seat": per_seat,

@@ -1,13 +1,16 @@
-"""Evaluate trained runs and print the rows of docs/results.md.
+"""Evaluate the agents against the targets and print the tables of docs/results.md.
 
-    python -m training.results [--runs runs] [--games 1000] [--workers 2] [--images docs/img]
-        [--game NAME ...] [--model NAME=CHECKPOINT ...]
+    python -m training.results [--players 4 2] [--game NAME ...] [--games 1000]
+        [--workers 2] [--runs runs/train] [--model GAME-Np=PATH ...] [--images docs/img]
+        [--write docs/results.md]
 
-For every game with a run folder ``RUNS/<Game>`` (as written by
-``python -m training.train --env jungle_envs/<Game>-v0 --out runs/<Game>``) it plays the
-final model against random and against heuristic opponents, the heuristic against random
-on the same seeds, and prints one markdown row per game with the training steps and wall
-time; the learning curves are copied next to the page.
+For every game and player count the agent is ``--model`` if given, else the agent shipped
+in the package (``ppo``), else ``RUNS/<Game>-<N>p/model.zip``. It plays 1,000 games
+(seeds 20,000-20,999, its seat rotating) against three heuristics and against three
+random players; the heuristic plays the same games from the same seat. The targets: the
+agent against heuristics wins more often than the heuristic does, with 95% intervals apart;
+against random it does at least as well as the heuristic (in score margin over the best
+opponent where both win every game). ``--write`` replaces the page's targets section.
 """
 
 from __future__ import annotations
@@ -17,11 +20,20 @@ import csv
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
-import jungle_envs
+from jungle_envs import agents
 from training.evaluate import run_evaluation
+from training.ladder import GAMES
 
 SEED = 20_000  # evaluation games never seen in training (those use seeds below 20,000)
+START, END = "<!-- targets:start -->", "<!-- targets:end -->"
+MATCHES = (
+    ("agent_heuristic", "agent", "heuristic"),
+    ("heuristic_heuristic", "heuristic", "heuristic"),
+    ("agent_random", "agent", "random"),
+    ("heuristic_random", "heuristic", "random"),
+)
 
 
 def checkpoint_time(run: Path, checkpoint: Path) -> tuple[int, float]:
@@ -38,85 +50,160 @@ def checkpoint_time(run: Path, checkpoint: Path) -> tuple[int, float]:
     return steps, elapsed
 
 
-def cell(result) -> str:
-    lo, hi = result.ci95
-    return f"{result.win_rate:.3f} ({lo:.3f}-{hi:.3f})"
+def find_agent(
+    game: str, players: int, runs: Path, chosen: dict[str, str]
+) -> tuple[str, dict[str, Any]] | None:
+    """The agent to evaluate and how long it trained, or None when there is none."""
+    name = agents.agent_name(game, players)
+    run = runs / name
+    if name in chosen:
+        path = Path(chosen[name])
+        if path.stem.startswith("step-") and (run / "logs").exists():
+            steps, wall = checkpoint_time(run, path)
+            return str(path), {"timesteps": steps, "wall_seconds": wall}
+        return str(path), {"timesteps": None, "wall_seconds": None}
+    record = agents.shipped().get(name)
+    if record:
+        return "ppo", {"timesteps": record["timesteps"], "wall_seconds": record["wall_seconds"]}
+    if (run / "model.zip").exists():
+        summary = json.loads((run / "summary.json").read_text())
+        return str(run / "model.zip"), summary
+    return None
 
 
-def main(argv: list[str] | None = None) -> list[dict]:
+def cell(result: dict[str, Any]) -> str:
+    lo, hi = result["ci95"]
+    return f"{result['win_rate']:.3f} ({lo:.3f}-{hi:.3f})"
+
+
+def margin_cell(result: dict[str, Any]) -> str:
+    lo, hi = result["margin_ci95"]
+    return f"{result['mean_margin']:+.1f} ({lo:+.1f} to {hi:+.1f})"
+
+
+def verdicts(row: dict[str, Any]) -> tuple[str, str]:
+    """(beats the heuristic among heuristics, at least the heuristic against random)."""
+    a, h = row["agent_heuristic"], row["heuristic_heuristic"]
+    gap = a["win_rate"] - h["win_rate"]
+    if a["ci95"][0] > h["ci95"][1]:
+        first = "met"
+    elif gap > 0:
+        first = f"missed: higher by {gap:.3f}, intervals overlap"
+    else:
+        first = f"missed: lower by {-gap:.3f}"
+    ar, hr = row["agent_random"], row["heuristic_random"]
+    if ar["win_rate"] == hr["win_rate"] == 1.0:  # both win every game: compare margins
+        gap = ar["mean_margin"] - hr["mean_margin"]
+        second = "met (margin)" if gap >= 0 else f"missed: margin lower by {-gap:.1f}"
+    else:
+        gap = ar["win_rate"] - hr["win_rate"]
+        second = "met" if gap >= 0 else f"missed: lower by {-gap:.3f}"
+    return first, second
+
+
+def evaluate_row(
+    game: str, players: int, agent: str, trained: dict, games: int, workers: int
+) -> dict[str, Any]:
+    env_id = f"jungle_envs/{game}-v0"
+    row: dict[str, Any] = {"game": game, "players": players, "agent": agent, **trained}
+    for key, who, opponents in MATCHES:
+        result = run_evaluation(
+            env_id, agent if who == "agent" else who, opponents, games, players, SEED, workers
+        )
+        lo, hi = result.ci95
+        row[key] = {
+            "win_rate": result.win_rate,
+            "ci95": [lo, hi],
+            "games": result.games,
+            "illegal_actions": result.illegal_actions,
+            "mean_margin": result.mean_margin,
+            "margin_ci95": list(result.margin_ci95),
+        }
+    return row
+
+
+def tables(rows: list[dict[str, Any]], games: int) -> str:
+    lines = [
+        f"{games:,} games per cell, seeds {SEED:,}-{SEED + games - 1:,}, the seat rotating;"
+        " win rates with 95% Wilson intervals, a shared win counting 1/k.",
+        "",
+        "| game | players | agent vs 3 heuristics | heuristic vs 3 heuristics | target 1 "
+        "| agent vs 3 random | heuristic vs 3 random | target 2 | steps | wall time | steps/s |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        first, second = verdicts(row)
+        steps, wall = row.get("timesteps"), row.get("wall_seconds")
+        speed = f"{steps / wall:,.0f}" if steps and wall else "—"
+        lines.append(
+            f"| {row['game']} | {row['players']} | {cell(row['agent_heuristic'])} | "
+            f"{cell(row['heuristic_heuristic'])} | {first} | {cell(row['agent_random'])} | "
+            f"{cell(row['heuristic_random'])} | {second} | "
+            f"{f'{steps:,}' if steps else '—'} | "
+            f"{f'{wall / 60:.1f} min' if wall else '—'} | {speed} |"
+        )
+    lines += [
+        "",
+        "Score margin (own score minus the best opponent's, mean and 95% interval):",
+        "",
+        "| game | players | agent vs 3 heuristics | heuristic vs 3 heuristics "
+        "| agent vs 3 random | heuristic vs 3 random |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for row in rows:
+        cells = " | ".join(margin_cell(row[key]) for key, _, _ in MATCHES)
+        lines.append(f"| {row['game']} | {row['players']} | {cells} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_section(page: Path, body: str) -> None:
+    from training.ladder import write_section as replace
+
+    replace(page, body, START, END)
+
+
+def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=Path, default=Path("runs"))
+    parser.add_argument("--game", nargs="+", default=list(GAMES), choices=GAMES)
+    parser.add_argument("--players", nargs="+", type=int, default=[4, 2])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--images", type=Path, default=Path("docs/img"))
-    parser.add_argument(
-        "--game", action="append", default=[], help="only this game, e.g. TropicRace (repeatable)"
-    )
+    parser.add_argument("--runs", type=Path, default=Path("runs/train"))
     parser.add_argument(
         "--model",
         action="append",
         default=[],
-        metavar="GAME=PATH",
-        help="evaluate PATH (e.g. a checkpoint) instead of RUNS/GAME/model.zip",
+        metavar="GAME-Np=PATH",
+        help="evaluate PATH (e.g. a checkpoint) for that game and player count",
     )
+    parser.add_argument("--images", type=Path, help="copy the runs' learning curves here")
+    parser.add_argument("--write", type=Path, help="a markdown page with a targets section")
     args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
     bad = [item for item in args.model if "=" not in item]
     if bad:
-        parser.error(f"--model takes GAME=PATH, got {bad[0]!r}")
+        parser.error(f"--model takes GAME-Np=PATH, e.g. TropicRace-4p=model.zip; got {bad[0]!r}")
     chosen = dict(item.split("=", 1) for item in args.model)
-    args.images.mkdir(parents=True, exist_ok=True)
     rows = []
-    print(
-        "| game | players | agent vs random | agent vs heuristic | heuristic vs random "
-        "| chance | steps | wall time |"
-    )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for env_id in jungle_envs.ENV_IDS:
-        name = env_id.split("/")[1].removesuffix("-v0")
-        run = args.runs / name
-        if (args.game and name not in args.game) or not (run / "model.zip").exists():
-            continue
-        summary = json.loads((run / "summary.json").read_text())
-        players = summary["players"]
-        model = chosen.get(name, str(run / "model.zip"))
-        if name in chosen:  # a checkpoint: its steps and the time the run had taken then
-            summary["timesteps"], summary["wall_seconds"] = checkpoint_time(run, Path(model))
-        options = json.loads((run / "config.json").read_text()).get("env_options", {})
-        evals = {
-            key: run_evaluation(
-                env_id, agent, opponents, args.games, players, SEED, args.workers, options
-            )
-            for key, agent, opponents in (
-                ("agent_random", model, "random"),
-                ("agent_heuristic", model, "heuristic"),
-                ("heuristic_random", "heuristic", "random"),
-            )
-        }
-        minutes = summary["wall_seconds"] / 60
-        print(
-            f"| {name} | {players} | {cell(evals['agent_random'])} | "
-            f"{cell(evals['agent_heuristic'])} | {cell(evals['heuristic_random'])} | "
-            f"{1 / players:.3f} | {summary['timesteps']:,} | {minutes:.1f} min |",
-            flush=True,
-        )
-        if (run / "learning_curve.png").exists():
-            shutil.copy(run / "learning_curve.png", args.images / f"{name}_learning_curve.png")
-        rows.append(
-            {
-                "env": env_id,
-                "players": players,
-                **summary,
-                **{
-                    k: {
-                        "win_rate": r.win_rate,
-                        "ci95": list(r.ci95),
-                        "games": r.games,
-                        "illegal_actions": r.illegal_actions,
-                    }
-                    for k, r in evals.items()
-                },
-            }
-        )
+    for players in args.players:
+        for game in args.game:
+            found = find_agent(game, players, args.runs, chosen)
+            if found is None:
+                print(f"{game}, {players} players: no agent (shipped, run or --model)")
+                continue
+            agent, trained = found
+            row = evaluate_row(game, players, agent, trained, args.games, args.workers)
+            print(json.dumps(row), flush=True)
+            rows.append(row)
+            curve = args.runs / agents.agent_name(game, players) / "learning_curve.png"
+            if args.images and curve.exists():
+                args.images.mkdir(parents=True, exist_ok=True)
+                shutil.copy(curve, args.images / f"{agents.agent_name(game, players)}_curve.png")
+    body = tables(rows, args.games)
+    print(body)
+    if args.write:
+        write_section(args.write, body)
     return rows
 
 

@@ -29,10 +29,10 @@ def atomic_write_text(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def atomic_save(model: Any, path: Path) -> None:
+def atomic_save(model: Any, path: Path, exclude: list[str] | None = None) -> None:
     """Save a model so that a reader (or a crash) never sees a half-written file."""
     tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.zip")
-    model.save(tmp)
+    model.save(tmp, exclude=exclude)
     os.replace(tmp, path)
 
 

@@ -1,14 +1,14 @@
-"""Round-robin tournament between policies, with a Bradley-Terry rating table.
+"""Round-robin tournament between policies, with Bradley-Terry ratings and intervals.
 
     python -m training.tournament --env jungle_envs/TropicRace-v0 \
-        --policies random heuristic runs/TropicRace/model.zip [--players 4] \
+        --policies random heuristic ppo runs/TropicRace/model.zip [--players 4] \
         [--games 200] [--seed 0] [--workers 2]
 
 Every pair of policies plays ``--games`` games. In a game the seats alternate between the
 two policies (A B A B ...), the pattern shifting each game so both sit everywhere. A game
 is won by a policy when every winner sits in its seats; a shared or empty win is a draw.
 Ratings are Bradley-Terry strengths fitted to all results (draws count half), shown on the
-Elo scale with the mean at 1500.
+Elo scale with the mean at 1500; the 95% intervals come from a bootstrap over the games.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import itertools
 import math
 import multiprocessing
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,37 +32,42 @@ def seating(players: int, game_index: int) -> list[int]:
     return [(seat + game_index) % 2 for seat in range(players)]
 
 
-def play_pair(job: tuple) -> tuple[int, int, float, float, int]:
-    """Results of one pair: (i, j, points of i, points of j, games)."""
-    env_id, players, names, i, j, games, seed = job
+def play_pair(job: tuple) -> tuple[int, int, np.ndarray]:
+    """One pair's games: (i, j, [wins of i, draws, wins of j])."""
+    env_id, players, policies, i, j, games, seed = job
     import torch
 
     torch.set_num_threads(1)
     game = jungle_envs.make_game(env_id, players)
-    pair = [make_policy(names[i], game), make_policy(names[j], game)]
-    points = [0.0, 0.0]
+    pair = [make_policy(policies[i], game), make_policy(policies[j], game)]
+    counts = np.zeros(3, dtype=np.int64)
     for g in range(games):
         sides = seating(game.num_players, g)
         winners = play_game(game, [pair[side] for side in sides], seed + 1000 * i + g)
         teams = {sides[w] for w in winners}
-        if len(teams) == 1:
-            points[teams.pop()] += 1.0
-        else:
-            points[0] += 0.5
-            points[1] += 0.5
-    return i, j, points[0], points[1], games
+        counts[teams.pop() * 2 if len(teams) == 1 else 1] += 1
+    return i, j, counts
+
+
+def points(outcomes: dict[tuple[int, int], np.ndarray], n: int) -> np.ndarray:
+    """``wins[i, j]``: points of i against j, a draw counting half to each."""
+    wins = np.zeros((n, n))
+    for (i, j), (won, drawn, lost) in outcomes.items():
+        wins[i, j] += won + drawn / 2
+        wins[j, i] += lost + drawn / 2
+    return wins
 
 
 def bradley_terry(wins: np.ndarray, iterations: int = 500) -> np.ndarray:
-    """Strengths from ``wins[i, j]`` (points of i against j) by the MM algorithm."""
-    n = len(wins)
+    """Strengths from ``wins[i, j]`` (points of i against j) by the MM algorithm, with a weak
+    prior (half a win against a player of strength 1) that keeps them finite when a policy
+    wins or loses every game."""
     games = wins + wins.T
-    strength = np.ones(n)
+    won = wins.sum(axis=1)
+    strength = np.ones(len(wins))
     for _ in range(iterations):
-        new = np.empty(n)
-        for i in range(n):
-            denom = sum(games[i, j] / (strength[i] + strength[j]) for j in range(n) if j != i)
-            new[i] = (wins[i].sum() + 0.5) / (denom + 1.0 / (strength[i] + 1.0))  # weak prior
+        denom = (games / (strength[:, None] + strength[None, :])).sum(axis=1)
+        new = (won + 0.5) / (denom + 1.0 / (strength + 1.0))
         strength = new / np.exp(np.log(new).mean())
     return strength
 
@@ -70,25 +76,75 @@ def elo(strength: np.ndarray) -> np.ndarray:
     return 1500 + 400 * np.log10(strength)
 
 
-def run(
-    env_id: str, names: Sequence[str], players: int | None, games: int, seed: int, workers: int = 1
+def bootstrap(
+    outcomes: dict[tuple[int, int], np.ndarray], n: int, reps: int = 500, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
+    """95% percentile intervals of the Elo ratings, resampling every pair's games."""
+    rng = np.random.default_rng(seed)
+    samples = np.empty((reps, n))
+    for r in range(reps):
+        drawn = {pair: rng.multinomial(int(c.sum()), c / c.sum()) for pair, c in outcomes.items()}
+        samples[r] = elo(bradley_terry(points(drawn, n), iterations=200))
+    return np.percentile(samples, 2.5, axis=0), np.percentile(samples, 97.5, axis=0)
+
+
+@dataclass
+class Tournament:
+    names: list[str]
+    outcomes: dict[tuple[int, int], np.ndarray]  # (i, j) -> [wins of i, draws, wins of j]
+    ratings: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+    @property
+    def wins(self) -> np.ndarray:
+        return points(self.outcomes, len(self.names))
+
+    def order(self) -> np.ndarray:
+        return np.argsort(-self.ratings, kind="stable")
+
+
+def run(
+    env_id: str,
+    policies: Sequence[object],
+    players: int | None,
+    games: int,
+    seed: int,
+    workers: int = 1,
+    names: Sequence[str] | None = None,
+) -> Tournament:
     if players is None:
         players = jungle_envs.game_class(env_id).spec.default_players
     jobs = [
-        (env_id, players, list(names), i, j, games, seed)
-        for i, j in itertools.combinations(range(len(names)), 2)
+        (env_id, players, list(policies), i, j, games, seed)
+        for i, j in itertools.combinations(range(len(policies)), 2)
     ]
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             results = pool.map(play_pair, jobs)
     else:
         results = [play_pair(job) for job in jobs]
-    wins = np.zeros((len(names), len(names)))
-    for i, j, points_i, points_j, _ in results:
-        wins[i, j] += points_i
-        wins[j, i] += points_j
-    return wins, elo(bradley_terry(wins))
+    n = len(policies)
+    outcomes = {(i, j): counts for i, j, counts in results}
+    ratings = elo(bradley_terry(points(outcomes, n)))
+    low, high = bootstrap(outcomes, n, seed=seed)
+    return Tournament([str(x) for x in (names or policies)], outcomes, ratings, low, high)
+
+
+def print_table(result: Tournament) -> None:
+    wins, order = result.wins, result.order()
+    width = max(len(name) for name in result.names)
+    print(f"{'policy':<{width}}  rating  95% interval  points / games")
+    for k in order:
+        games = (wins[k] + wins[:, k]).sum()
+        print(
+            f"{result.names[k]:<{width}}  {result.ratings[k]:6.0f}  "
+            f"{result.low[k]:5.0f}-{result.high[k]:<5.0f}  {wins[k].sum():6.1f} / {games:.0f}"
+        )
+    print("head to head (row's points against column):")
+    for k in order:
+        cells = " ".join(f"{wins[k, m]:6.1f}" if m != k else "     -" for m in order)
+        print(f"  {result.names[k]:<{width}} {cells}")
 
 
 def main(argv: list[str] | None = None) -> list[tuple[str, float]]:
@@ -102,23 +158,14 @@ def main(argv: list[str] | None = None) -> list[tuple[str, float]]:
     args = parser.parse_args(argv)
     if len(args.policies) < 2:
         parser.error("a tournament needs at least two policies")
-    wins, ratings = run(args.env, args.policies, args.players, args.games, args.seed, args.workers)
-    order = np.argsort(-ratings)
-    width = max(len(name) for name in args.policies)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    result = run(args.env, args.policies, args.players, args.games, args.seed, args.workers)
     print(f"{args.env}: {args.games} games per pair, seats alternating between the two")
-    print(f"{'policy':<{width}}  rating  points / games")
-    table = []
-    for k in order:
-        games = (wins[k] + wins[:, k]).sum()
-        print(f"{args.policies[k]:<{width}}  {ratings[k]:6.0f}  {wins[k].sum():6.1f} / {games:.0f}")
-        table.append((args.policies[k], float(ratings[k])))
-    print("head to head (row's points against column):")
-    for k in order:
-        cells = " ".join(f"{wins[k, m]:6.1f}" if m != k else "     -" for m in order)
-        print(f"  {args.policies[k]:<{width}} {cells}")
-    if not math.isfinite(float(ratings.sum())):
+    print_table(result)
+    if not math.isfinite(float(result.ratings.sum())):
         raise SystemExit("ratings did not converge")
-    return table
+    return [(result.names[k], float(result.ratings[k])) for k in result.order()]
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import platform
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -73,12 +74,13 @@ def opponents_for(config: dict[str, Any], out: Path) -> Any:
 
 class CurriculumCallback(BaseCallback):
     """Switches the opponent mixture of the compiled vector env at the configured fractions
-    of the budget (each stage: ``{"from": fraction, "opponents": mixture}``)."""
+    of the budget (each stage: ``{"from": fraction, "opponents": mixture}``); ``progress``
+    says how much of the budget (steps or wall time) is spent."""
 
-    def __init__(self, stages: list[dict[str, Any]], total: int) -> None:
+    def __init__(self, stages: list[dict[str, Any]], progress: Callable[[], float]) -> None:
         super().__init__()
         self.stages = sorted(stages, key=lambda stage: stage["from"])
-        self.total = total
+        self.progress = progress
         self.current = -1
 
     def _on_training_start(self) -> None:
@@ -89,7 +91,7 @@ class CurriculumCallback(BaseCallback):
         return True
 
     def _update(self) -> None:
-        done = self.num_timesteps / max(self.total, 1)
+        done = self.progress()
         stage = max((i for i, st in enumerate(self.stages) if st["from"] <= done), default=-1)
         if stage != self.current and stage >= 0:
             set_opponent_mix(self.training_env, self.stages[stage]["opponents"])
@@ -98,12 +100,16 @@ class CurriculumCallback(BaseCallback):
 
 
 class CheckpointCallback(BaseCallback):
-    """Saves the model atomically every ``freq`` steps and records where it is."""
+    """Saves the model atomically every ``freq`` steps and records where it is; stops the
+    run once ``wall_budget`` seconds of training (all sessions together) are spent."""
 
-    def __init__(self, out: Path, freq: int, keep: int, wall_before: float) -> None:
+    def __init__(
+        self, out: Path, freq: int, keep: int, wall_before: float, wall_budget: float | None
+    ) -> None:
         super().__init__()
         self.dir, self.freq, self.keep = out / "checkpoints", freq, keep
         self.wall_before, self.started = wall_before, time.time()
+        self.wall_budget = wall_budget
         self._next = 0
 
     def _on_training_start(self) -> None:
@@ -129,14 +135,24 @@ class CheckpointCallback(BaseCallback):
         if self.num_timesteps >= self._next:
             self._next = self.num_timesteps + self.freq
             self.save()
-        return True
+        return self.wall_budget is None or self.wall_seconds() < self.wall_budget
+
+    def progress(self, total_steps: int) -> float:
+        """The spent share of the budget: wall time when there is a wall budget, else steps."""
+        if self.wall_budget:
+            return self.wall_seconds() / self.wall_budget
+        return self.num_timesteps / max(total_steps, 1)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", help="env id (default: the config's)")
     parser.add_argument("--players", type=int)
-    parser.add_argument("--opponents", help="random, heuristic, self, a model path, or a,b,c")
+    parser.add_argument(
+        "--opponents",
+        help="random, heuristic, ppo, self, a model path, or a,b,c (replaces the config's "
+        "opponents and curriculum)",
+    )
     parser.add_argument("--timesteps", type=int)
     parser.add_argument("--n-envs", type=int)
     parser.add_argument("--seed", type=int)
@@ -169,6 +185,9 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, dict | None
         value = getattr(args, key)
         if value is not None:
             config[key] = value
+    if args.opponents is not None and not any(s.startswith("curriculum=") for s in args.set):
+        # --opponents names the opponents of the whole run: the config's curriculum is off
+        config["curriculum"] = []
     if config["players"] is None:
         import jungle_envs
 
@@ -233,8 +252,9 @@ def main(argv: list[str] | None = None) -> Path:
     model.set_logger(configure(str(session_dir), ["csv", "tensorboard"]))
 
     checkpoints = CheckpointCallback(
-        out, config["checkpoint_freq"], config["keep_checkpoints"], wall_before
-    )
+        out, config["checkpoint_freq"], config["keep_checkpoints"], wall_before,
+        config["wall_seconds"],
+    )  # fmt: skip
     callbacks = [
         checkpoints,
         MaskableEvalCallback(
@@ -248,9 +268,13 @@ def main(argv: list[str] | None = None) -> Path:
         sp = config["self_play"]
         callbacks.append(SnapshotCallback(out / "pool", sp["snapshot_freq"], sp["pool_size"]))
     if config["curriculum"]:
-        callbacks.append(CurriculumCallback(config["curriculum"], config["timesteps"]))
+        total = config["timesteps"]
+        callbacks.append(
+            CurriculumCallback(config["curriculum"], lambda: checkpoints.progress(total))
+        )
     remaining = config["timesteps"] - done
-    if remaining > 0:
+    out_of_time = config["wall_seconds"] and wall_before >= config["wall_seconds"]
+    if remaining > 0 and not out_of_time:
         with warnings.catch_warnings():
             # The eval env is one in-process env while training may use worker processes.
             warnings.filterwarnings("ignore", message="Training and eval env are not of the same")

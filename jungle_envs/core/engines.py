@@ -14,7 +14,12 @@ from typing import Any
 import numpy as np
 
 from jungle_envs.core.game import CHANCE, TERMINAL, Game, check_action_index
-from jungle_envs.core.policies import MixturePolicy, RandomPolicy
+from jungle_envs.core.policies import (
+    MixturePolicy,
+    RandomPolicy,
+    observation_game,
+    opponent_observation,
+)
 from jungle_envs.core.state import GameState
 
 
@@ -53,7 +58,6 @@ class ReferenceEngine:
         """Deal a game and play on to the learner's first decision; False if it ended."""
         self.learner, self.opponents = learner, opponents
         self.rng, self.opponent_rng = rng, opponent_rng
-        self.needs_obs = {s: getattr(p, "uses_observation", True) for s, p in opponents.items()}
         self.state = self.game.new_state()
         self.done = False
         self._advance()
@@ -95,7 +99,7 @@ class ReferenceEngine:
                 self.mask = mask
                 return
             policy = self.opponents[player]
-            obs = game.observe(state, player) if self.needs_obs[player] else None
+            obs = opponent_observation(policy, game, state, player)
             action = policy.act(obs, mask, self.opponent_rng)
             game._apply_action(state, checked_opponent_action(game, player, action, mask))
 
@@ -187,7 +191,10 @@ class CompiledEngine:
             seat = status - runner.EXTERNAL_TURN
             mask = self._mask.astype(bool)
             policy = self.opponents[seat]
-            action = policy.act(self._obs.copy(), mask, self.opponent_rng)
+            obs = self._obs.copy()
+            if observation_game(policy, self.game) is not self.game:
+                obs = opponent_observation(policy, self.game, self.twin.unpack(self._row), seat)
+            action = policy.act(obs, mask, self.opponent_rng)
             action = checked_opponent_action(self.game, seat, action, mask)
             status, reward = self._run(False, action)
         return status, reward

@@ -40,6 +40,9 @@ class Option:
     default: Any
     doc: str
     check: Callable[[Any], Any] | None = None  # returns the normalised value or raises
+    # changes only what a seat observes, not the rules: a model trained with another value
+    # can still play here as an opponent, observing with its own value
+    observation_only: bool = False
 
     def resolve(self, value: Any) -> Any:
         if self.check is None:
@@ -295,6 +298,11 @@ class Game(ABC):
     # --- persistence -----------------------------------------------------------------
     def config(self) -> dict[str, Any]:
         return {"num_players": self.num_players, **self.options}
+
+    def rules_config(self) -> dict[str, Any]:
+        """``config()`` without the options that change only the observation."""
+        observation_only = {o.name for o in self.spec.options if o.observation_only}
+        return {k: v for k, v in self.config().items() if k not in observation_only}
 
     def state_to_json(self, state: GameState) -> str:
         payload = {

@@ -111,6 +111,10 @@ class MixturePolicy:
     def uses_observation(self) -> bool:
         return getattr(self.current, "uses_observation", True)
 
+    @property
+    def observation_game(self) -> Game | None:
+        return getattr(self.current, "observation_game", None)
+
     def start_episode(self, rng: np.random.Generator) -> None:
         self.current = self.policies[int(rng.choice(len(self.policies), p=self.weights))]
         if hasattr(self.current, "start_episode"):
@@ -137,7 +141,14 @@ PolicyFactory = Callable[["Game"], Policy]
 POLICY_REGISTRY: dict[str, PolicyFactory] = {
     "random": lambda game: RandomPolicy(),
     "heuristic": lambda game: game.heuristic_policy(),
+    "ppo": lambda game: _shipped_policy(game),
 }
+
+
+def _shipped_policy(game: Game) -> Policy:
+    from jungle_envs.agents import shipped_policy
+
+    return shipped_policy(game)
 
 
 def register_policy(name: str, factory: PolicyFactory) -> None:
@@ -152,8 +163,10 @@ def make_policy(spec: Any, game: Game) -> Policy:
     if isinstance(spec, (str, os.PathLike)):
         name = os.fspath(spec)
         if name in POLICY_REGISTRY:
-            return POLICY_REGISTRY[name](game)
-        if name.startswith("rllib:"):  # a Ray RLlib checkpoint (needs the rllib extra)
+            policy = POLICY_REGISTRY[name](game)
+            if not isinstance(policy, MaskablePPOPolicy):
+                return policy
+        elif name.startswith("rllib:"):  # a Ray RLlib checkpoint (needs the rllib extra)
             from jungle_envs.rllib import RLlibPolicy
 
             policy = RLlibPolicy(name.removeprefix("rllib:"))
@@ -178,10 +191,11 @@ def make_policy(spec: Any, game: Game) -> Policy:
             f"callable; got {spec!r}"
         )
     check_trained_on(policy, game)
-    if policy.observation_size != game.observation_size:
+    observing = observation_game(policy, game)
+    if policy.observation_size != observing.observation_size:
         raise ValueError(
             f"the model expects observations of size {policy.observation_size}, "
-            f"{game.spec.env_name} with this config gives {game.observation_size} (was it "
+            f"{game.spec.env_name} with this config gives {observing.observation_size} (was it "
             f"trained with other game options? a run's config.json lists its env_options)"
         )
     return policy
@@ -209,7 +223,11 @@ def trained_on(model: Any) -> dict[str, Any] | None:
 
 
 def check_trained_on(policy: Any, game: Game) -> None:
-    """Refuse a model in a game, player count or game options it was not trained for."""
+    """Refuse a model in a game, player count or game options it was not trained for.
+
+    Options that change only the observation (``Option.observation_only``) may differ: the
+    model then observes through a game with its own values (``policy.observation_game``),
+    which the envs use to build its observations."""
     info = getattr(policy, "trained_on", None)
     if not info:
         return
@@ -218,6 +236,10 @@ def check_trained_on(policy: Any, game: Game) -> None:
     wanted_game = game_class(info["env"])
     options = {k: v for k, v in info.get("env_options", {}).items() if k in game.options}
     wanted = wanted_game(info["num_players"], **options)
+    same_rules = type(game) is wanted_game and game.rules_config() == wanted.rules_config()
+    if same_rules and game.config() != wanted.config():
+        policy.observation_game = wanted
+        return
     if type(game) is not wanted_game or game.config() != wanted.config():
         raise ValueError(
             f"the model was trained on {info['env']} with {info['num_players']} players and "
@@ -225,6 +247,19 @@ def check_trained_on(policy: Any, game: Game) -> None:
             f"{game.config()}. Make the env with gymnasium.make(env, num_players=..., "
             f"**options) as the model was trained (jungle_envs.core.policies.trained_on(model))"
         )
+
+
+def observation_game(policy: Any, game: Game) -> Game:
+    """The game whose ``observe`` builds ``policy``'s observations in ``game``: ``game``
+    itself unless the policy was trained with other observation-only options."""
+    return getattr(policy, "observation_game", None) or game
+
+
+def opponent_observation(policy: Any, game: Game, state: Any, seat: int) -> np.ndarray | None:
+    """What ``policy`` gets to see in ``seat``: None when it does not look."""
+    if not getattr(policy, "uses_observation", True):
+        return None
+    return observation_game(policy, game).observe(state, seat)
 
 
 def seat_policies(opponents: Any, game: Game) -> Callable[[int], dict[int, Policy]]:

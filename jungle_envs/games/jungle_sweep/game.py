@@ -92,6 +92,7 @@ SPEC = GameSpec(
             False,
             "add to the observation where each die face would take my monkey",
             _check_bool,
+            observation_only=True,
         ),
         Option(
             "max_dice_rounds",

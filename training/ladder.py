@@ -1,0 +1,116 @@
+"""The ladder of every game: random, heuristic, the shipped agent and earlier checkpoints.
+
+    python -m training.ladder [--game JungleSweep ...] [--players 4 2] [--games 200]
+        [--runs runs/train] [--checkpoints 3] [--workers 2] [--write docs/results.md]
+
+For each game and player count it runs a round-robin tournament (``training.tournament``:
+seats alternating between the two policies of a pair, Bradley-Terry ratings on the Elo
+scale with bootstrap 95% intervals) between ``random``, ``heuristic``, ``ppo`` (the agent
+shipped in the package) and ``--checkpoints`` evenly spaced checkpoints of the run it was
+trained in (``RUNS/<Game>-<N>p``, when that folder exists). ``--write`` replaces the ladder
+section of a markdown page (between its ladder markers) with the tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+import jungle_envs
+from jungle_envs import agents
+from training.tournament import Tournament, run
+
+GAMES = ("JungleSweep", "TropicRace", "SpankTheMonkey", "ElephantFestival")
+START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"
+
+
+def checkpoints(run_dir: Path, count: int) -> list[tuple[str, Path]]:
+    """``count`` checkpoints spread evenly over the run, earliest first, named by steps."""
+    found = sorted(run_dir.glob("checkpoints/step-*.zip"))
+    if count <= 0 or not found:
+        return []
+    last = len(found) - 1  # the last one is (about) the final model
+    picks = sorted({round(k * last / (count + 1)) for k in range(1, count + 1)} - {last})
+    out = []
+    for k in picks:
+        steps = int(found[k].stem.split("-")[1])
+        out.append((f"checkpoint {steps / 1e6:.1f}M steps", found[k]))
+    return out
+
+
+def ladder(
+    game: str, players: int, games: int, runs: Path, count: int, workers: int, seed: int
+) -> Tournament:
+    names, policies = ["random", "heuristic"], ["random", "heuristic"]
+    env_id = f"jungle_envs/{game}-v0"
+    if agents.agent_name(game, players) in agents.shipped():
+        names.append("ppo (shipped)")
+        policies.append("ppo")
+    for name, path in checkpoints(runs / f"{game}-{players}p", count):
+        names.append(name)
+        policies.append(str(path))
+    return run(env_id, policies, players, games, seed, workers, names=names)
+
+
+def markdown(game: str, players: int, games: int, result: Tournament) -> str:
+    wins = result.wins
+    lines = [
+        f"**{game}, {players} players** ({games} games per pair)",
+        "",
+        "| policy | Elo | 95% interval | points / games |",
+        "| --- | --- | --- | --- |",
+    ]
+    for k in result.order():
+        played = (wins[k] + wins[:, k]).sum()
+        lines.append(
+            f"| {result.names[k]} | {result.ratings[k]:.0f} | "
+            f"{result.low[k]:.0f}-{result.high[k]:.0f} | {wins[k].sum():g} / {played:.0f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_section(page: Path, body: str, start: str = START, end: str = END) -> None:
+    """Replace what lies between the page's ``start`` and ``end`` markers with ``body``."""
+    text = page.read_text()
+    if start not in text or end not in text:
+        raise SystemExit(f"{page} has no {start} ... {end} section to replace")
+    pattern = re.compile(re.escape(start) + ".*?" + re.escape(end), re.S)
+    page.write_text(pattern.sub(lambda _: f"{start}\n{body}{end}", text))
+
+
+def main(argv: list[str] | None = None) -> str:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", nargs="+", default=list(GAMES), choices=GAMES)
+    parser.add_argument("--players", nargs="+", type=int, default=[4, 2])
+    parser.add_argument("--games", type=int, default=200, help="games per pair")
+    parser.add_argument("--runs", type=Path, default=Path("runs/train"))
+    parser.add_argument("--checkpoints", type=int, default=3)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=30_000)
+    parser.add_argument("--write", type=Path, help="a markdown page with a ladder section")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    for players in args.players:
+        for game in args.game:
+            spec = jungle_envs.game_class(f"jungle_envs/{game}-v0").spec
+            if not spec.min_players <= players <= spec.max_players:
+                parser.error(f"{game} takes {spec.min_players}-{spec.max_players} players")
+    blocks = []
+    for players in args.players:
+        for game in args.game:
+            result = ladder(
+                game, players, args.games, args.runs, args.checkpoints, args.workers, args.seed
+            )
+            block = markdown(game, players, args.games, result)
+            print(block, flush=True)
+            blocks.append(block)
+    body = "\n".join(blocks)
+    if args.write:
+        write_section(args.write, body)
+    return body
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+"""Ship a trained agent inside the package as the ``"ppo"`` opponent of its game.
+
+    python -m training.ship RUN_DIR [--model PATH] [--dest DIR]
+
+Takes the run's final model (or ``--model``, e.g. one of its checkpoints), drops the
+optimizer state (only inference is shipped), checks that the file stays under 5 MB and
+that it records what it was trained on, writes ``jungle_envs/agents/<Game>-<N>p.zip`` and
+records in ``manifest.json`` how it was trained (steps, wall time, opponents, curriculum,
+PPO settings) so the docs can say it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from sb3_contrib import MaskablePPO
+
+from jungle_envs import agents
+from training.selfplay import atomic_save, atomic_write_text
+
+# What a model keeps only to go on training: the last batch of observations and episode
+# statistics (for the largest observation, more than the network itself).
+TRAINING_ONLY = ["_last_obs", "_last_original_obs", "_last_episode_starts", "ep_info_buffer",
+                 "ep_success_buffer"]  # fmt: skip
+
+
+def strip_optimizer(model: MaskablePPO) -> None:
+    """Replace the optimizer by a fresh one: its running moments are two thirds of a
+    checkpoint and mean nothing to a player."""
+    policy = model.policy
+    policy.optimizer = policy.optimizer_class(
+        policy.parameters(), lr=model.lr_schedule(1.0), **policy.optimizer_kwargs
+    )
+
+
+def checkpoint_steps(run: Path, model_path: Path) -> int | None:
+    found = re.fullmatch(r"step-(\d+)", model_path.stem)
+    if found:
+        return int(found.group(1))
+    summary = run / "summary.json"
+    return json.loads(summary.read_text())["timesteps"] if summary.exists() else None
+
+
+def wall_at(run: Path, steps: int | None) -> float | None:
+    """Training wall time when the run had taken ``steps`` steps (its checkpoint log)."""
+    summary = run / "summary.json"
+    if summary.exists():
+        record = json.loads(summary.read_text())
+        if record["timesteps"] == steps:
+            return round(record["wall_seconds"], 1)
+    from training.results import checkpoint_time
+
+    if steps is None:
+        return None
+    return round(checkpoint_time(run, Path(f"step-{steps:010d}.zip"))[1], 1)
+
+
+def ship(run: Path, model_path: Path | None = None, dest: Path = agents.AGENTS_DIR) -> Path:
+    model_path = model_path or run / "model.zip"
+    config = json.loads((run / "config.json").read_text())
+    model = MaskablePPO.load(model_path, device="cpu")
+    trained = getattr(model, "trained_on", None)
+    if not trained:
+        raise SystemExit(f"{model_path} does not record the env it was trained on")
+    strip_optimizer(model)
+    env_name = trained["env"].split("/")[-1].removesuffix("-v0")
+    name = agents.agent_name(env_name, trained["num_players"])
+    target = dest / f"{name}.zip"
+    atomic_save(model, target, exclude=TRAINING_ONLY)
+    size = target.stat().st_size
+    if size > agents.MAX_BYTES:
+        target.unlink()
+        raise SystemExit(
+            f"{name}.zip would be {size / 2**20:.1f} MiB, over the 5 MiB limit: train a "
+            "smaller network (ppo.net_arch)"
+        )
+    steps = checkpoint_steps(run, model_path)
+    record: dict[str, Any] = {
+        "file": target.name,
+        **trained,
+        "timesteps": steps,
+        "wall_seconds": wall_at(run, steps),
+        "bytes": size,
+        "training": {
+            key: config[key]
+            for key in ("opponents", "curriculum", "n_envs", "seed", "wall_seconds", "ppo")
+            if key in config
+        },
+    }
+    manifest_path = dest / agents.MANIFEST.name
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    manifest[name] = record
+    atomic_write_text(manifest_path, json.dumps(dict(sorted(manifest.items())), indent=2) + "\n")
+    print(f"shipped {model_path} as {target} ({size / 2**20:.2f} MiB, {steps} steps)")
+    return target
+
+
+def main(argv: list[str] | None = None) -> Path:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("run", type=Path, help="a run folder written by training.train")
+    parser.add_argument("--model", type=Path, help="a model of the run (default: model.zip)")
+    parser.add_argument("--dest", type=Path, default=agents.AGENTS_DIR)
+    args = parser.parse_args(argv)
+    if not (args.run / "config.json").exists():
+        raise SystemExit(f"{args.run} is not a run folder (no config.json)")
+    return ship(args.run, args.model, args.dest)
+
+
+if __name__ == "__main__":
+    main()
