@@ -15,6 +15,7 @@ more compiled call for the envs that ended. ``env_method("action_masks")`` retur
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -82,6 +83,10 @@ class CompiledVecEnv(VecEnv):
         """Draw the opponents from this mixture from each env's next episode on."""
         self.vector.set_opponent_mix(mix)
 
+    def set_opponent_pool(self, players: list[Any]) -> None:
+        """The players a mixture's ``"pool"`` share draws from (e.g. ``PolicyPlayer``)."""
+        self.vector.set_opponent_pool(players)
+
     def get_attr(self, attr_name: str, indices=None) -> list[Any]:
         return [getattr(self.vector, attr_name) for _ in self._indices(indices)]
 
@@ -106,6 +111,34 @@ class CompiledVecEnv(VecEnv):
         if isinstance(indices, int):
             return [indices]
         return indices
+
+
+class PolicyPlayer:
+    """A pool player for the compiled vector env (``set_opponent_pool``): a frozen copy of
+    a MaskablePPO policy that moves for many envs in one forward pass, sampling from its
+    masked distribution with the env's generator (``deterministic`` plays the likeliest)."""
+
+    def __init__(self, policy: Any, deterministic: bool = False) -> None:
+        self.policy = copy.deepcopy(policy).to("cpu")
+        self.policy.set_training_mode(False)
+        self.deterministic = deterministic
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray, rng) -> np.ndarray:
+        import torch
+
+        with torch.no_grad():
+            obs = torch.as_tensor(observations, dtype=torch.float32)
+            dist = self.policy.get_distribution(obs, action_masks=masks)
+            probs = dist.distribution.probs.numpy().astype(np.float64)
+        probs = np.where(masks, probs, 0.0)
+        if self.deterministic:
+            return probs.argmax(axis=1)
+        cumulative = np.cumsum(probs, axis=1)
+        draws = rng.random(len(probs)) * cumulative[:, -1]
+        picks = (cumulative <= draws[:, None]).sum(axis=1)
+        # rounding can push a pick past the last legal action: take the last legal one
+        last_legal = masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+        return np.minimum(picks, last_legal)
 
 
 def copied(obs: Any) -> Any:

@@ -189,3 +189,70 @@ def test_an_opponent_mixture_is_drawn_per_seat_and_episode_and_can_change():
     assert (envs.kinds == 1).mean() > 0.95
     with pytest.raises(ValueError, match="mixture"):
         envs.set_opponent_mix({"champion": 1.0})
+
+
+class PythonHeuristic:
+    """The game's reference heuristic, as a pool player that lives in Python."""
+
+    def __init__(self, game) -> None:
+        self.policy = game.heuristic_policy()
+        self.calls = 0
+
+    def act(self, observation, mask, rng) -> int:
+        self.calls += 1
+        return int(self.policy.act(observation, mask, rng))
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_pool_players_in_python_play_exactly_as_the_compiled_heuristic(env_id):
+    """The pool path (the kernel stops, Python moves for many envs, the kernel goes on) is
+    checked against the built-in heuristic: same seeds, same learner moves, same games."""
+    compiled = make(env_id, 16, num_players=3, opponents={"heuristic": 1})
+    with pytest.warns(UserWarning, match="pool, which is empty"):
+        pooled = make(env_id, 16, num_players=3, opponents={"pool": 1})
+    player = PythonHeuristic(pooled.game)
+    pooled.set_opponent_pool([player])
+    rng = np.random.default_rng(7)
+    a, b = compiled.reset(seed=11), pooled.reset(seed=11)
+    ends = 0
+    for _ in range(150):
+        for x, y in zip(a, b, strict=True):  # obs and info, then rewards, flags and infos
+            if isinstance(x, dict):
+                assert x.keys() == y.keys()
+                for key in x:
+                    np.testing.assert_array_equal(x[key], y[key])
+            else:
+                np.testing.assert_array_equal(x, y)
+        actions = first_legal(compiled.action_masks(), rng)
+        a, b = compiled.step(actions), pooled.step(actions)
+        ends += int(a[2].sum())
+    assert ends > 0 and player.calls > 0
+    assert (pooled.kinds == 0).all()  # every opponent seat was an external pool player
+
+
+def test_policy_snapshots_play_from_the_pool_and_ppo_trains_against_them():
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    from jungle_envs.sb3 import CompiledVecEnv, PolicyPlayer
+
+    venv = CompiledVecEnv("jungle_envs/TropicRace-v0", num_envs=8, num_players=2,
+                          opponents={"random": 1, "pool": 1})  # fmt: skip
+    model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=64, n_epochs=1, seed=0)
+    players = [PolicyPlayer(model.policy), PolicyPlayer(model.policy, deterministic=True)]
+    venv.set_opponent_pool(players)
+    model.learn(512)
+    assert model.num_timesteps >= 512
+    kinds = venv.vector.kinds[:, 1]
+    assert (kinds == 0).any() and (kinds == 1).any()  # pool and random seats both drawn
+    # a snapshot is frozen: training the learner does not change it
+    before = [p.detach().clone() for p in players[0].policy.parameters()]
+    model.learn(256)
+    for old, new in zip(before, players[0].policy.parameters(), strict=True):
+        assert (old == new).all()
+    masks = venv.action_masks()
+    obs = venv.vector.buffers.obs
+    picks = players[0].act_batch(obs, masks, np.random.default_rng(0))
+    assert masks[np.arange(len(masks)), picks].all()
+    with pytest.raises(TypeError, match="act_batch"):
+        venv.set_opponent_pool([object()])

@@ -273,7 +273,7 @@ def test_a_wall_time_budget_stops_training_and_drives_the_curriculum(tmp_path):
     # resuming a run whose wall budget is spent trains no further
     train.main(["--resume", str(out), "--no-progress"])
     assert json.loads((out / "summary.json").read_text())["timesteps"] == summary["timesteps"]
-    # with a wall budget, the curriculum's fractions are of the time (earlier sessions too)
+    # the curriculum follows whichever budget runs out first (earlier sessions count too)
     timed = train.CheckpointCallback(out, 100, 1, wall_before=30.0, wall_budget=60.0)
     assert 0.5 <= timed.progress(total_steps=10**9) < 0.6
     stepped = train.CheckpointCallback(out, 100, 1, wall_before=30.0, wall_budget=None)
@@ -357,3 +357,43 @@ def test_a_curriculum_switches_the_opponents_during_training(tmp_path):
                 str(tmp_path / "x"),
             ]
         )
+
+
+def test_a_league_pool_of_snapshots_plays_its_share_of_the_seats(tmp_path):
+    import csv
+
+    out = tmp_path / "league"
+    stages = [
+        {"from": 0.0, "opponents": {"random": 1}},
+        {"from": 0.25, "opponents": {"heuristic": 1, "pool": 1}},
+    ]
+    train.main(
+        [
+            "--env",
+            "jungle_envs/TropicRace-v0",
+            "--players",
+            "2",
+            "--timesteps",
+            "768",
+            "--n-envs",
+            "4",
+            "--out",
+            str(out),
+            "--set",
+            f"curriculum={json.dumps(stages)}",
+            "--set",
+            "league.snapshot_freq=256",
+            "--set",
+            "league.pool_size=2",
+            *TINY,
+        ]
+    )
+    rows = list(csv.DictReader((out / "logs" / "session-0" / "progress.csv").open()))
+    sizes = [float(r["league/pool_size"]) for r in rows if r.get("league/pool_size")]
+    assert sizes and max(sizes) == 2.0  # snapshots joined, the oldest left
+    with pytest.raises(SystemExit, match="league pool"):
+        train.main(
+            ["--env", "jungle_envs/TropicRace-v0", "--out", str(tmp_path / "x"), "--set",
+             'opponents={"pool": 1}', "--set", "vec_env=python"]
+        )  # fmt: skip
+    assert not (tmp_path / "x").exists()

@@ -17,12 +17,15 @@ import jungle_envs  # noqa: F401  (registers the envs)
 from training.config import DEFAULTS
 
 BUILT_IN_OPPONENTS = ("random", "heuristic")
+# a mixture's share of players drawn from the self-play pool of the compiled vector env
+POOL = "pool"
 
 
 def built_in(opponents: Any) -> bool:
-    """Whether every opponent is one the compiled engine plays itself."""
+    """Whether the compiled vector env can play every opponent: built-in players, or a
+    mixture of them and the self-play pool."""
     if isinstance(opponents, dict):  # a mixture
-        return all(name in BUILT_IN_OPPONENTS for name in opponents)
+        return all(name in (*BUILT_IN_OPPONENTS, POOL) for name in opponents)
     specs = opponents if isinstance(opponents, (list, tuple)) else [opponents]
     return all(isinstance(s, str) and s in BUILT_IN_OPPONENTS for s in specs)
 
@@ -113,6 +116,17 @@ def torch_threads(venv: VecEnv) -> int:
     if isinstance(venv, SubprocVecEnv):
         return 1
     return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+def uses_pool(config: dict[str, Any]) -> bool:
+    """Whether the run's opponents or curriculum draw from the self-play pool."""
+    mixes = [config["opponents"], *(stage["opponents"] for stage in config["curriculum"])]
+    return any(isinstance(mix, dict) and mix.get(POOL, 0) > 0 for mix in mixes)
+
+
+def set_opponent_pool(venv: VecEnv, players: list) -> None:
+    """Give a compiled vector env (under any SB3 wrappers) its self-play pool."""
+    venv.unwrapped.set_opponent_pool(players)
 
 
 def set_opponent_mix(venv: VecEnv, mix: dict) -> None:

@@ -22,8 +22,12 @@ DEFAULTS: dict[str, Any] = {
     # drawn per seat and episode, or "self"
     "opponents": "random",
     # stages [{"from": 0.5, "opponents": {...}}, ...]: from that fraction of the budget on,
-    # the opponents are that mixture of built-in players (compiled vector env)
+    # the opponents are that mixture of built-in players and the league's pool ("pool")
+    # (compiled vector env)
     "curriculum": [],
+    # a mixture's "pool" share plays frozen snapshots of the learner, taken in memory at the
+    # start and every snapshot_freq steps; the newest pool_size of them are kept
+    "league": {"snapshot_freq": 500_000, "pool_size": 8, "deterministic": False},
     "timesteps": 1_000_000,
     # a wall-time budget in seconds (all sessions of a run together): training stops at
     # whichever of the two budgets comes first, and curriculum stages follow this one

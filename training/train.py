@@ -35,6 +35,8 @@ from training.common import (
     mark_trained_on,
     new_model,
     set_opponent_mix,
+    set_opponent_pool,
+    uses_pool,
 )
 from training.config import load_config
 from training.plot import plot_run
@@ -99,6 +101,35 @@ class CurriculumCallback(BaseCallback):
             self.logger.record("curriculum/stage", stage)
 
 
+class LeagueCallback(BaseCallback):
+    """Adds a frozen snapshot of the learner to the compiled vector env's pool at the start
+    and every ``freq`` steps, keeping the newest ``size`` (an opponent mixture's "pool"
+    share plays them)."""
+
+    def __init__(self, freq: int, size: int, deterministic: bool) -> None:
+        super().__init__()
+        self.freq, self.size, self.deterministic = freq, size, deterministic
+        self.players: list[Any] = []
+        self._next = 0
+
+    def _on_training_start(self) -> None:
+        self._snapshot()
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self._next:
+            self._snapshot()
+        return True
+
+    def _snapshot(self) -> None:
+        from jungle_envs.sb3 import PolicyPlayer
+
+        self.players = [*self.players, PolicyPlayer(self.model.policy, self.deterministic)]
+        self.players = self.players[-self.size :]
+        set_opponent_pool(self.training_env, self.players)
+        self._next = self.num_timesteps + self.freq
+        self.logger.record("league/pool_size", len(self.players))
+
+
 class CheckpointCallback(BaseCallback):
     """Saves the model atomically every ``freq`` steps and records where it is; stops the
     run once ``wall_budget`` seconds of training (all sessions together) are spent."""
@@ -138,10 +169,12 @@ class CheckpointCallback(BaseCallback):
         return self.wall_budget is None or self.wall_seconds() < self.wall_budget
 
     def progress(self, total_steps: int) -> float:
-        """The spent share of the budget: wall time when there is a wall budget, else steps."""
+        """The spent share of the budget: of the steps or of the wall time, whichever
+        budget runs out first."""
+        steps = self.num_timesteps / max(total_steps, 1)
         if self.wall_budget:
-            return self.wall_seconds() / self.wall_budget
-        return self.num_timesteps / max(total_steps, 1)
+            return max(steps, self.wall_seconds() / self.wall_budget)
+        return steps
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -200,13 +233,19 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, dict | None
 def main(argv: list[str] | None = None) -> Path:
     args = parse_args(argv)
     config, out, latest = resolve(args)
-    if config["curriculum"] and (
+    if (config["curriculum"] or uses_pool(config)) and (
         not built_in(config["opponents"]) or config["vec_env"] == "python"
     ):
         raise SystemExit(
-            "a curriculum switches built-in opponents (random, heuristic) in the compiled "
-            "vector env: use built-in opponents and vec_env auto or compiled"
+            "a curriculum or a league pool works on the compiled vector env: use mixtures "
+            "of random, heuristic and pool, and vec_env auto or compiled"
         )
+    for stage in config["curriculum"]:
+        if not built_in(stage["opponents"]) or not isinstance(stage["opponents"], dict):
+            raise SystemExit(
+                f"a curriculum stage's opponents are a mixture of random, heuristic and "
+                f"pool; got {stage['opponents']!r}"
+            )
     env_kwargs = {"num_players": config["players"], **config["env_options"]}
     # a bad player count or game option fails here, by name, before worker processes start
     gym.make(config["env"], **env_kwargs).close()
@@ -267,6 +306,11 @@ def main(argv: list[str] | None = None) -> Path:
     if config["opponents"] == "self":
         sp = config["self_play"]
         callbacks.append(SnapshotCallback(out / "pool", sp["snapshot_freq"], sp["pool_size"]))
+    if uses_pool(config):
+        league = config["league"]
+        callbacks.append(
+            LeagueCallback(league["snapshot_freq"], league["pool_size"], league["deterministic"])
+        )
     if config["curriculum"]:
         total = config["timesteps"]
         callbacks.append(

@@ -87,7 +87,8 @@ def advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask):
 
 @kernel
 def env_reset(cfg, s, streams, seat_option, kinds, relative, skip_forced, obs, mask):
-    """Deal games until the learner has a decision; returns the learner's seat, or -1."""
+    """Deal games until someone outside the kernel must act; returns the learner's seat
+    (-1 if no deal gave one) and what ``advance`` stopped for."""
     for _ in range(MAX_RESETS_WITHOUT_DECISION):
         learner = seat_option
         if seat_option < 0:
@@ -95,8 +96,8 @@ def env_reset(cfg, s, streams, seat_option, kinds, relative, skip_forced, obs, m
         game.init_state(cfg, s)
         status = advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask)
         if status != DONE:
-            return learner
-    return -1
+            return learner, status
+    return -1, DONE
 
 
 @kernel
@@ -149,30 +150,57 @@ BatchBuffers = namedtuple(
     [
         "rows", "streams", "learners", "obs", "masks", "scores", "results", "rewards",
         "terminated", "truncated", "illegal", "ended", "steps", "ok", "actions", "which",
+        "waiting", "picks",
     ],
 )  # fmt: skip
-STEP, RESET_ALL, RESET_WHERE = 0, 1, 2
+# ``waiting[i]``: the seat of env i whose opponent lives in Python (a pool player) and must
+# act before the learner's step completes, or -1; ``picks[i, seat]``: which pool player.
+STEP, RESET_ALL, RESET_WHERE, POOL_ACTIONS = 0, 1, 2, 3
 
 
 @kernel
-def reset_one(cfg, S, streams, learners, obs, masks, scores, ended, steps, ok, i, seat_option,
-              kinds, relative, skip_forced, mix):  # fmt: skip
-    if mix[0] + mix[1] > 0.0:  # a mixture: every seat's opponent drawn anew for the episode
+def reset_one(cfg, S, streams, learners, obs, masks, scores, ended, steps, ok, waiting, picks,
+              i, seat_option, kinds, relative, skip_forced, mix, pool_size):  # fmt: skip
+    total = mix[0] + mix[1] + mix[2]
+    if total > 0.0:  # a mixture: every seat's opponent drawn anew for the episode
         for seat in range(kinds.shape[1]):
-            pick = uniform(streams[i], OPPONENT_STREAM) * (mix[0] + mix[1])
-            kinds[i, seat] = RANDOM if pick < mix[0] else HEURISTIC
-    learner = env_reset(cfg, S[i], streams[i], seat_option, kinds[i], relative, skip_forced,
-                        obs[i], masks[i])  # fmt: skip
+            pick = uniform(streams[i], OPPONENT_STREAM) * total
+            if pick < mix[0]:
+                kinds[i, seat] = RANDOM
+            elif pick < mix[0] + mix[1] or pool_size == 0:
+                kinds[i, seat] = HEURISTIC
+            else:
+                kinds[i, seat] = EXTERNAL
+                picks[i, seat] = below(streams[i], OPPONENT_STREAM, pool_size)
+    learner, status = env_reset(cfg, S[i], streams[i], seat_option, kinds[i], relative,
+                                skip_forced, obs[i], masks[i])  # fmt: skip
     learners[i] = learner
+    waiting[i] = status - EXTERNAL_TURN if status >= EXTERNAL_TURN else -1
     game.scores(cfg, S[i], scores[i])
     ok[i] = learner >= 0
     ended[i], steps[i] = False, 0
 
 
 @kernel
+def finish_step(cfg, S, learners, scores, results, rewards, terminated, truncated, ended,
+                steps, waiting, i, status, score_reward, max_steps):  # fmt: skip
+    """Env i stopped with ``status`` after the learner's step: wait for a pool player, or
+    pay the learner's reward and set the flags."""
+    if status >= EXTERNAL_TURN:
+        waiting[i] = status - EXTERNAL_TURN
+        return
+    waiting[i] = -1
+    rewards[i] = learner_reward(cfg, S[i], learners[i], status, score_reward, scores[i],
+                                results[i])  # fmt: skip
+    terminated[i] = status == DONE
+    truncated[i] = status != DONE and steps[i] >= max_steps
+    ended[i] = terminated[i] or truncated[i]
+
+
+@kernel
 def step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards, terminated,
-             truncated, illegal, ended, steps, actions, i, kinds, relative, skip_forced,
-             score_reward, max_steps):  # fmt: skip
+             truncated, illegal, ended, steps, waiting, actions, i, kinds, relative,
+             skip_forced, score_reward, max_steps):  # fmt: skip
     """One step of env i; an illegal action ends the episode with -1."""
     rewards[i], terminated[i], truncated[i], illegal[i] = 0.0, False, False, False
     learner, action = learners[i], actions[i]
@@ -184,31 +212,44 @@ def step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards, te
         return
     status = env_step(cfg, S[i], streams[i], learner, kinds[i], relative, skip_forced, action,
                       obs[i], masks[i])  # fmt: skip
-    rewards[i] = learner_reward(cfg, S[i], learner, status, score_reward, scores[i],
-                                results[i])  # fmt: skip
-    terminated[i] = status == DONE
-    truncated[i] = status != DONE and steps[i] >= max_steps
-    ended[i] = terminated[i] or truncated[i]
+    finish_step(cfg, S, learners, scores, results, rewards, terminated, truncated, ended,
+                steps, waiting, i, status, score_reward, max_steps)  # fmt: skip
 
 
 @kernel
 def batch_call(cfg, S, streams, learners, obs, masks, scores, results, rewards, terminated,
-               truncated, illegal, ended, steps, ok, actions, which, command, seat_option,
-               kinds, relative, skip_forced, score_reward, max_steps, mix, first,
-               last):  # fmt: skip
+               truncated, illegal, ended, steps, ok, actions, which, waiting, picks, command,
+               seat_option, kinds, relative, skip_forced, score_reward, max_steps, mix,
+               pool_size, first, last):  # fmt: skip
     """The vector env's one entry point, over envs ``first`` to ``last`` - 1 (it releases
     the GIL, so threads can each run a share): STEP (next-step autoreset: an env whose last
     step ended its episode is reset, its action ignored), or RESET_ALL, or RESET_WHERE
-    ``which`` is set (same-step autoreset, as Stable-Baselines3's vector envs do it).
-    ``kinds`` holds each env's opponents by seat; with a ``mix`` (chances of random and
-    heuristic opponents, not both 0) they are drawn anew at each reset."""
+    ``which`` is set (same-step autoreset, as Stable-Baselines3's vector envs do it), or
+    POOL_ACTIONS: ``actions`` holds the moves of the pool players that envs ``waiting``
+    for. ``kinds`` holds each env's opponents by seat; with a ``mix`` (chances of random,
+    heuristic and pool opponents, not all 0) they are drawn anew at each reset."""
     for i in range(first, last):
-        if command == STEP and not ended[i]:
+        if command == POOL_ACTIONS:
+            if waiting[i] >= 0:
+                status = env_step(cfg, S[i], streams[i], learners[i], kinds[i], relative,
+                                  skip_forced, actions[i], obs[i], masks[i])  # fmt: skip
+                if status == DONE and steps[i] == 0:  # over before the learner's first move
+                    reset_one(cfg, S, streams, learners, obs, masks, scores, ended, steps,
+                              ok, waiting, picks, i, seat_option, kinds, relative,
+                              skip_forced, mix, pool_size)  # fmt: skip
+                elif steps[i] == 0:  # still dealing the episode: nothing to pay yet
+                    waiting[i] = status - EXTERNAL_TURN if status >= EXTERNAL_TURN else -1
+                else:
+                    finish_step(cfg, S, learners, scores, results, rewards, terminated,
+                                truncated, ended, steps, waiting, i, status, score_reward,
+                                max_steps)  # fmt: skip
+        elif command == STEP and not ended[i]:
             step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards,
-                     terminated, truncated, illegal, ended, steps, actions, i, kinds,
-                     relative, skip_forced, score_reward, max_steps)  # fmt: skip
+                     terminated, truncated, illegal, ended, steps, waiting, actions, i,
+                     kinds, relative, skip_forced, score_reward, max_steps)  # fmt: skip
         elif command != RESET_WHERE or which[i]:
             if command == STEP:
                 rewards[i], terminated[i], truncated[i], illegal[i] = 0.0, False, False, False
-            reset_one(cfg, S, streams, learners, obs, masks, scores, ended, steps, ok, i,
-                      seat_option, kinds, relative, skip_forced, mix)  # fmt: skip
+            reset_one(cfg, S, streams, learners, obs, masks, scores, ended, steps, ok,
+                      waiting, picks, i, seat_option, kinds, relative, skip_forced, mix,
+                      pool_size)  # fmt: skip

@@ -40,13 +40,16 @@ from jungle_envs.core.compiled.rng import stream_state
 from jungle_envs.core.game import Game
 
 BUILT_IN = {"random": runner.RANDOM, "heuristic": runner.HEURISTIC}
+# A mixture may also draw players from the pool set with ``set_opponent_pool``.
+MIXABLE = (*BUILT_IN, "pool")
 
 
 def opponent_mix(mix: Any) -> np.ndarray:
-    """A mixture {"random": p, "heuristic": q} -> the kernel's [p, q] (any scale, not 0)."""
-    if not isinstance(mix, dict) or not mix or set(mix) - set(BUILT_IN):
-        raise ValueError(f"an opponent mixture maps {sorted(BUILT_IN)} to weights, got {mix!r}")
-    weights = [mix.get(name, 0.0) for name in BUILT_IN]
+    """A mixture {"random": p, "heuristic": q, "pool": r} -> the kernel's [p, q, r] (any
+    scale, not all 0)."""
+    if not isinstance(mix, dict) or not mix or set(mix) - set(MIXABLE):
+        raise ValueError(f"an opponent mixture maps {list(MIXABLE)} to weights, got {mix!r}")
+    weights = [mix.get(name, 0.0) for name in MIXABLE]
     if any(isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0 for w in weights):
         raise ValueError(f"mixture weights must be numbers >= 0, got {mix!r}")
     if sum(weights) <= 0:
@@ -124,10 +127,13 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
             or agent_seat < 0
         ):  # fmt: skip
             raise ValueError(f"agent_seat must be 'random' or a seat in 0..{n - 1}")
-        self.mix = np.zeros(2)
+        self.mix = np.zeros(len(MIXABLE))
+        self.pool: list[Any] = []
+        self._pool_rng = np.random.default_rng()
         if isinstance(opponents, dict):  # a mixture, drawn per seat and episode
             self.mix = opponent_mix(opponents)
             opponents = "random"
+            self._check_pool()
         kinds, self.relative = opponent_kinds(opponents, n)
         self.kinds = np.tile(kinds, (num_envs, 1))
         self.seat_option = -1 if agent_seat == "random" else int(agent_seat)
@@ -170,12 +176,14 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
             ok=np.ones(num_envs, dtype=np.bool_),
             actions=np.zeros(num_envs, dtype=np.int64),
             which=np.zeros(num_envs, dtype=np.bool_),
+            waiting=np.full(num_envs, -1, dtype=np.int64),
+            picks=np.zeros((num_envs, n), dtype=np.int64),
         )
         bounds = np.linspace(0, num_envs, min(self.num_threads, num_envs) + 1).astype(int)
         self._shares = [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
         self._pool: ThreadPoolExecutor | None = None
         self._kernel = bind(runner.batch_call, self.twin.cfg, *self.buffers, 0, -1,
-                            self.kinds, True, True, True, 1, self.mix, 0, 1)  # fmt: skip
+                            self.kinds, True, True, True, 1, self.mix, 0, 0, 1)  # fmt: skip
         self._started = False
 
     # --- Gymnasium API -------------------------------------------------------------------
@@ -189,6 +197,7 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"reset() needs {self.num_envs} seeds, got {len(seeds)}")
         for i, env_seed in enumerate(seeds):
             self.buffers.streams[i] = stream_state(env_seed)
+        self._pool_rng = np.random.default_rng(seeds if None not in seeds else None)
         self.run(runner.RESET_ALL)
         self._started = True
         return self._observation(), self._info(final=False)
@@ -232,8 +241,38 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
 
     def set_opponent_mix(self, mix: dict[str, float]) -> None:
         """Draw every env's opponents from this mixture from its next episode on, e.g.
-        ``{"random": 0.3, "heuristic": 0.7}`` (a curriculum changes it during training)."""
-        self.mix[:] = opponent_mix(mix)
+        ``{"random": 0.3, "heuristic": 0.7}`` (a curriculum changes it during training), or
+        ``{"heuristic": 0.6, "pool": 0.4}`` with players from ``set_opponent_pool``."""
+        mix_weights = opponent_mix(mix)
+        self.mix[:] = mix_weights
+        self._check_pool()
+
+    def set_opponent_pool(self, players: list[Any]) -> None:
+        """The players a mixture's ``"pool"`` share draws from (one per seat and episode),
+        e.g. earlier snapshots of the learner (``jungle_envs.sb3.PolicyPlayer``). A player
+        has ``act_batch(observations, masks, rng) -> actions`` for many envs at once, or
+        ``act(observation, mask, rng) -> action``. Envs already playing keep their draw
+        while the pool keeps its size; a smaller pool takes effect at their next episode."""
+        for player in players:
+            if not (hasattr(player, "act_batch") or hasattr(player, "act")):
+                raise TypeError(f"a pool player needs act_batch() or act(); got {player!r}")
+        shrinking = len(players) < len(self.pool)
+        self.pool = list(players)
+        if shrinking:  # an episode whose player left the pool plays on against the last one
+            np.minimum(self.buffers.picks, max(len(players) - 1, 0), out=self.buffers.picks)
+        self._check_pool()
+
+    def _check_pool(self) -> None:
+        if self.mix[2] > 0 and not self.pool and self.mix[:2].sum() == 0:
+            # drawn from an empty pool, a seat falls back on the heuristic: say so up front
+            # only when nothing else could be drawn
+            import warnings
+
+            warnings.warn(
+                "the opponent mixture draws only from the pool, which is empty: the heuristic "
+                "plays until set_opponent_pool() fills it",
+                stacklevel=3,
+            )
 
     @property
     def states(self) -> list:
@@ -251,6 +290,34 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
             future.result()
         if not self.buffers.ok.all():
             raise RuntimeError("no game gave the learner a decision")
+        if command != runner.POOL_ACTIONS and self.pool:
+            while (self.buffers.waiting >= 0).any():
+                self._pool_turns()
+                self.run(runner.POOL_ACTIONS)
+
+    def _pool_turns(self) -> None:
+        """Ask the pool players for the moves the kernel waits for: each player once, for
+        all the envs where it is to move."""
+        b = self.buffers
+        envs = np.flatnonzero(b.waiting >= 0)
+        players = b.picks[envs, b.waiting[envs]]
+        for index in np.unique(players):
+            mine = envs[players == index]
+            player = self.pool[index]
+            masks = b.masks[mine].astype(bool)
+            if hasattr(player, "act_batch"):
+                chosen = np.asarray(player.act_batch(b.obs[mine], masks, self._pool_rng))
+            else:
+                chosen = np.array(
+                    [
+                        player.act(b.obs[i], m, self._pool_rng)
+                        for i, m in zip(mine, masks, strict=True)
+                    ]
+                )
+            chosen = chosen.astype(np.int64).reshape(len(mine))
+            if not masks[np.arange(len(mine)), chosen].all():
+                raise ValueError(f"pool player {index} chose an illegal action")
+            b.actions[mine] = chosen
 
     def close_extras(self, **kwargs: Any) -> None:
         if self._pool is not None:
@@ -260,7 +327,7 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
     def _call(self, command: int, first: int, last: int) -> None:
         self._kernel(self.twin.cfg, *self.buffers, command, self.seat_option, self.kinds,
                      self.relative, self.skip_forced, self.score_reward, self.max_steps,
-                     self.mix, first, last)  # fmt: skip
+                     self.mix, len(self.pool), first, last)  # fmt: skip
 
     # --- internals -----------------------------------------------------------------------
     def _observation(self):
