@@ -143,7 +143,7 @@ def test_ladder_picks_checkpoints_and_writes_its_section(tmp_path, agents_dir):
         (run / f"step-{steps * 1000:010d}.zip").write_bytes(model.read_bytes())
     picks = ladder.checkpoints(run.parent, 3)
     assert [p.name for _, p in picks] == [
-        "step-0000003000.zip", "step-0000005000.zip", "step-0000006000.zip"
+        "step-0000001000.zip", "step-0000003000.zip", "step-0000006000.zip"
     ]  # fmt: skip
     page = tmp_path / "results.md"
     page.write_text(f"# Results\n{ladder.START}\nold\n{ladder.END}\nend\n")
@@ -151,7 +151,7 @@ def test_ladder_picks_checkpoints_and_writes_its_section(tmp_path, agents_dir):
         ["--game", "TropicRace", "--players", "2", "--games", "6", "--runs",
          str(tmp_path / "runs"), "--checkpoints", "1", "--write", str(page)]
     )  # fmt: skip
-    assert "| heuristic |" in body and "checkpoint 0.0M steps" in body
+    assert "| heuristic |" in body and "| checkpoint 0.0M steps |" in body
     text = page.read_text()
     assert "old" not in text and body in text and text.endswith(f"{ladder.END}\nend\n")
     with pytest.raises(SystemExit):

@@ -26,12 +26,13 @@ START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"
 
 
 def checkpoints(run_dir: Path, count: int) -> list[tuple[str, Path]]:
-    """``count`` checkpoints spread evenly over the run, earliest first, named by steps."""
+    """``count`` checkpoints spread evenly over the run from its first one on (not the
+    last, which is about the final model), earliest first, named by steps."""
     found = sorted(run_dir.glob("checkpoints/step-*.zip"))
-    if count <= 0 or not found:
+    if count <= 0 or len(found) < 2:
         return []
-    last = len(found) - 1  # the last one is (about) the final model
-    picks = sorted({round(k * last / (count + 1)) for k in range(1, count + 1)} - {last})
+    last = len(found) - 1
+    picks = sorted({round(k * last / count) for k in range(count)} - {last})
     out = []
     for k in picks:
         steps = int(found[k].stem.split("-")[1])
