@@ -1,0 +1,87 @@
+"""Training throughput before and after the compiled core: MaskablePPO steps per second.
+
+    python -m benchmarks.training_speed [--game NAME ...] [--seconds 90] [--players 4]
+        [--json FILE]
+
+For each game, the game's config (``training/configs``: network, epochs, batch) trains for
+``--seconds`` of wall time twice, in one run on one machine:
+
+- **python**: the Gymnasium env (Python reference engine) in 8 worker processes, as the
+  package trained before the compiled core (8 envs, rollouts of 1,024 steps each);
+- **compiled**: the compiled vector env in this process, 64 envs (rollouts of 128 each).
+
+Both collect 8,192 steps per update with the same PPO settings, so the ratio is the gain
+from the env alone; PyTorch gets one thread beside the worker processes and every core
+with the compiled env. Opponents: the heuristic. Compilation happens before the clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from stable_baselines3.common.callbacks import BaseCallback
+
+from training.common import make_vec_env, new_model
+from training.config import load_config
+from training.ladder import GAMES
+
+SETUPS = {"python": (8, 1024), "compiled": (64, 128)}  # envs, steps per env per rollout
+
+
+class StopAfter(BaseCallback):
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self.started = 0.0
+
+    def _on_training_start(self) -> None:
+        self.started = time.perf_counter()
+
+    def _on_step(self) -> bool:
+        return time.perf_counter() - self.started < self.seconds
+
+
+def measure(game: str, setup: str, seconds: float, players: int) -> float:
+    config = load_config(f"jungle_envs/{game}-v0")
+    envs, steps = SETUPS[setup]
+    venv = make_vec_env(
+        config["env"], n_envs=envs, seed=0, subprocess=setup == "python",
+        vectorization=setup, opponents="heuristic", num_players=players,
+        **config["env_options"],
+    )  # fmt: skip
+    ppo = dict(config["ppo"], n_steps=steps)
+    arch = ppo.pop("net_arch")
+    model = new_model(venv, seed=0, policy_kwargs={"net_arch": arch}, **ppo)
+    venv.reset()  # compiles the kernels (cached after the first run) before the clock
+    stop = StopAfter(seconds)
+    model.learn(total_timesteps=10**9, callback=stop)
+    rate = model.num_timesteps / (time.perf_counter() - stop.started)
+    venv.close()
+    return rate
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", nargs="+", default=list(GAMES), choices=GAMES)
+    parser.add_argument("--seconds", type=float, default=90.0)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args(argv)
+    results = {}
+    print("| game | python envs, 8 processes (steps/s) | compiled vector env (steps/s) | ratio |")
+    print("| --- | --- | --- | --- |")
+    for game in args.game:
+        rates = {setup: measure(game, setup, args.seconds, args.players) for setup in SETUPS}
+        results[game] = rates
+        ratio = rates["compiled"] / rates["python"]
+        print(f"| {game} | {rates['python']:,.0f} | {rates['compiled']:,.0f} | {ratio:.2f}x |")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+    return results
+
+
+if __name__ == "__main__":
+    main()
