@@ -87,3 +87,16 @@ def test_hotspots_name_the_games_own_functions(capsys):
     assert [share for share, _ in rows] == sorted((share for share, _ in rows), reverse=True)
     assert any("jungle_envs/games/tropic_race/" in where for _, where in rows)
     assert "300 env steps" in capsys.readouterr().out
+
+
+def test_training_speed_measures_both_setups_on_the_same_config(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    from benchmarks import training_speed
+
+    out = tmp_path / "speed.json"
+    results = training_speed.main(
+        ["--game", "TropicRace", "--seconds", "1", "--players", "2", "--json", str(out)]
+    )
+    assert set(results["TropicRace"]) == {"python", "compiled"}
+    assert all(rate > 0 for rate in results["TropicRace"].values())
+    assert json.loads(out.read_text()) == results

@@ -397,3 +397,16 @@ def test_a_league_pool_of_snapshots_plays_its_share_of_the_seats(tmp_path):
              'opponents={"pool": 1}', "--set", "vec_env=python"]
         )  # fmt: skip
     assert not (tmp_path / "x").exists()
+
+
+def test_evaluation_reports_the_score_margin_over_the_best_opponent():
+    from jungle_envs.evaluation import evaluate
+
+    env_id = "jungle_envs/ElephantFestival-v0"
+    strong = evaluate(env_id, "heuristic", "random", games=20, num_players=3)
+    weak = evaluate(env_id, "random", "heuristic", games=20, num_players=3)
+    assert strong.mean_margin > 0 > weak.mean_margin
+    for result in (strong, weak):
+        lo, hi = result.margin_ci95
+        assert lo < result.mean_margin < hi
+    assert "margin over the best opponent" in strong.summary()
