@@ -97,6 +97,13 @@ def test_ship_strips_the_model_and_registers_it_as_ppo(tmp_path, agents_dir):
         gym.make(JS, num_players=3, opponents="ppo")
     with pytest.raises(SystemExit, match="not a run folder"):
         ship.main([str(tmp_path)])
+    # --select ships the run's model that wins most on validation games, and says so
+    chosen = ship.main([str(run), "--select", "2", "--workers", "1"])
+    record = agents.shipped()["JungleSweep-2p"]
+    assert chosen == shipped_path and set(record["selected"]["win_rates"]) == {
+        *(p.name for p in run.glob("checkpoints/step-*.zip")),
+        "model.zip",
+    }
 
 
 def test_ship_refuses_a_file_over_the_limit(tmp_path, agents_dir, monkeypatch):

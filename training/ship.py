@@ -1,8 +1,11 @@
 """Ship a trained agent inside the package as the ``"ppo"`` opponent of its game.
 
-    python -m training.ship RUN_DIR [--model PATH] [--dest DIR]
+    python -m training.ship RUN_DIR [--model PATH | --select GAMES] [--dest DIR]
 
-Takes the run's final model (or ``--model``, e.g. one of its checkpoints), drops the
+Takes the run's final model (or ``--model``, e.g. one of its checkpoints; or with
+``--select`` the one of the final model and the run's checkpoints that wins most often
+against three heuristics on GAMES validation games, seeds 40,000 on, which neither
+training nor the reported evaluations use), drops the
 optimizer state (only inference is shipped), checks that the file stays under 5 MB and
 that it records what it was trained on, writes ``jungle_envs/agents/<Game>-<N>p.zip`` and
 records in ``manifest.json`` how it was trained (steps, wall time, opponents, curriculum,
@@ -59,7 +62,12 @@ def wall_at(run: Path, steps: int | None) -> float | None:
     return round(checkpoint_time(run, Path(f"step-{steps:010d}.zip"))[1], 1)
 
 
-def ship(run: Path, model_path: Path | None = None, dest: Path = agents.AGENTS_DIR) -> Path:
+def ship(
+    run: Path,
+    model_path: Path | None = None,
+    dest: Path = agents.AGENTS_DIR,
+    selection: dict[str, Any] | None = None,
+) -> Path:
     model_path = model_path or run / "model.zip"
     config = json.loads((run / "config.json").read_text())
     model = MaskablePPO.load(model_path, device="cpu")
@@ -85,6 +93,7 @@ def ship(run: Path, model_path: Path | None = None, dest: Path = agents.AGENTS_D
         "timesteps": steps,
         "wall_seconds": wall_at(run, steps),
         "bytes": size,
+        "selected": selection,
         "training": {
             key: config[key]
             for key in ("opponents", "curriculum", "n_envs", "seed", "wall_seconds", "ppo")
@@ -99,15 +108,58 @@ def ship(run: Path, model_path: Path | None = None, dest: Path = agents.AGENTS_D
     return target
 
 
+VALIDATION_SEED = 40_000
+
+
+def select(run: Path, games: int, workers: int = 2) -> tuple[Path, dict[str, Any]]:
+    """The run's model that wins most often against three heuristics on validation games,
+    and a record of the choice for the manifest."""
+    from training.evaluate import run_evaluation
+
+    config = json.loads((run / "config.json").read_text())
+    candidates = sorted(run.glob("checkpoints/step-*.zip"))
+    if (run / "model.zip").exists():
+        candidates.append(run / "model.zip")
+    if not candidates:
+        raise SystemExit(f"{run} has no model or checkpoint")
+    rates = {}
+    for path in candidates:
+        result = run_evaluation(
+            config["env"], str(path), "heuristic", games, config["players"], VALIDATION_SEED,
+            workers,
+        )  # fmt: skip
+        rates[path] = result.win_rate
+        print(f"  {path.name}: {result.win_rate:.3f} against 3 heuristics ({games} games)")
+    best = max(candidates, key=lambda p: rates[p])  # the earliest of equals
+    print(f"selected {best.name}")
+    record = {
+        "validation_games": games,
+        "validation_seeds_from": VALIDATION_SEED,
+        "opponents": "heuristic",
+        "win_rates": {p.name: round(r, 4) for p, r in rates.items()},
+    }
+    return best, record
+
+
 def main(argv: list[str] | None = None) -> Path:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("run", type=Path, help="a run folder written by training.train")
-    parser.add_argument("--model", type=Path, help="a model of the run (default: model.zip)")
+    choice = parser.add_mutually_exclusive_group()
+    choice.add_argument("--model", type=Path, help="a model of the run (default: model.zip)")
+    choice.add_argument(
+        "--select", type=int, metavar="GAMES", help="pick the run's best model on validation games"
+    )
+    parser.add_argument("--workers", type=int, default=2, help="processes for --select")
     parser.add_argument("--dest", type=Path, default=agents.AGENTS_DIR)
     args = parser.parse_args(argv)
     if not (args.run / "config.json").exists():
         raise SystemExit(f"{args.run} is not a run folder (no config.json)")
-    return ship(args.run, args.model, args.dest)
+    if args.select is not None and args.select < 1:
+        parser.error("--select needs at least 1 game")
+    model, selection = args.model, None
+    if args.select:
+        model, selection = select(args.run, args.select, args.workers)
+    return ship(args.run, model, args.dest, selection)
 
 
 if __name__ == "__main__":
