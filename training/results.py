@@ -128,19 +128,17 @@ def tables(rows: list[dict[str, Any]], games: int) -> str:
         " win rates with 95% Wilson intervals, a shared win counting 1/k.",
         "",
         "| game | players | agent vs 3 heuristics | heuristic vs 3 heuristics | target 1 "
-        "| agent vs 3 random | heuristic vs 3 random | target 2 | steps | wall time | steps/s |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| agent vs 3 random | heuristic vs 3 random | target 2 | agent's steps | its wall time |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
         first, second = verdicts(row)
         steps, wall = row.get("timesteps"), row.get("wall_seconds")
-        speed = f"{steps / wall:,.0f}" if steps and wall else "—"
         lines.append(
             f"| {row['game']} | {row['players']} | {cell(row['agent_heuristic'])} | "
             f"{cell(row['heuristic_heuristic'])} | {first} | {cell(row['agent_random'])} | "
             f"{cell(row['heuristic_random'])} | {second} | "
-            f"{f'{steps:,}' if steps else '—'} | "
-            f"{f'{wall / 60:.1f} min' if wall else '—'} | {speed} |"
+            f"{f'{steps:,}' if steps else '-'} | {f'{wall / 60:.1f} min' if wall else '-'} |"
         )
     lines += [
         "",
@@ -153,6 +151,26 @@ def tables(rows: list[dict[str, Any]], games: int) -> str:
     for row in rows:
         cells = " | ".join(margin_cell(row[key]) for key, _, _ in MATCHES)
         lines.append(f"| {row['game']} | {row['players']} | {cells} |")
+    return "\n".join(lines) + "\n"
+
+
+def throughput(runs: Path, games: list[str], players: list[int]) -> str:
+    """Steps per second over each whole training run (its summary), as a table."""
+    lines = [
+        "Training throughput over each whole run:",
+        "",
+        "| game | players | steps | wall time | steps/s |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for count in players:
+        for game in games:
+            summary = runs / agents.agent_name(game, count) / "summary.json"
+            if summary.exists():
+                run = json.loads(summary.read_text())
+                steps, wall = run["timesteps"], run["wall_seconds"]
+                lines.append(
+                    f"| {game} | {count} | {steps:,} | {wall / 60:.1f} min | {steps / wall:,.0f} |"
+                )
     return "\n".join(lines) + "\n"
 
 
@@ -200,7 +218,7 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             if args.images and curve.exists():
                 args.images.mkdir(parents=True, exist_ok=True)
                 shutil.copy(curve, args.images / f"{agents.agent_name(game, players)}_curve.png")
-    body = tables(rows, args.games)
+    body = tables(rows, args.games) + "\n" + throughput(args.runs, args.game, args.players)
     print(body)
     if args.write:
         write_section(args.write, body)
