@@ -154,6 +154,36 @@ def tables(rows: list[dict[str, Any]], games: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def shipped_table() -> str:
+    """What each shipped agent is and how it was trained (``jungle_envs/agents``)."""
+    lines = [
+        'The shipped agents (`opponents="ppo"`; `jungle_envs/agents/manifest.json`):',
+        "",
+        "| agent | size | env options | trained for | opponents when it was saved "
+        "| picked on validation games |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, record in agents.shipped().items():
+        training = record["training"]
+        stages = training.get("curriculum") or [{"from": 0.0, "opponents": training["opponents"]}]
+        spent = (
+            record["wall_seconds"] / training["wall_seconds"] if training.get("wall_seconds") else 1
+        )
+        stage = max((st for st in stages if st["from"] <= spent), key=lambda st: st["from"])
+        picked = record.get("selected")
+        chosen = "final model"
+        if picked:
+            rate = max(picked["win_rates"].values())
+            chosen = f"best of {len(picked['win_rates'])}: {rate:.3f} vs 3 heuristics"
+        options = ", ".join(f"{k}={v}" for k, v in record["env_options"].items()) or "-"
+        lines.append(
+            f"| {name} | {record['bytes'] / 2**20:.1f} MiB | {options} | "
+            f"{record['timesteps']:,} steps, {record['wall_seconds'] / 60:.1f} min | "
+            f"{json.dumps(stage['opponents'])} | {chosen} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def throughput(runs: Path, games: list[str], players: list[int]) -> str:
     """Steps per second over each whole training run (its summary), as a table."""
     lines = [
@@ -218,7 +248,9 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             if args.images and curve.exists():
                 args.images.mkdir(parents=True, exist_ok=True)
                 shutil.copy(curve, args.images / f"{agents.agent_name(game, players)}_curve.png")
-    body = tables(rows, args.games) + "\n" + throughput(args.runs, args.game, args.players)
+    body = "\n".join(
+        [shipped_table(), tables(rows, args.games), throughput(args.runs, args.game, args.players)]
+    )
     print(body)
     if args.write:
         write_section(args.write, body)
