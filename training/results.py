@@ -174,7 +174,7 @@ def shipped_table() -> str:
         chosen = "final model"
         if picked:
             rate = max(picked["win_rates"].values())
-            chosen = f"best of {len(picked['win_rates'])}: {rate:.3f} vs 3 heuristics"
+            chosen = f"best of {len(picked['win_rates'])}: {rate:.3f} vs heuristics"
         options = ", ".join(f"{k}={v}" for k, v in record["env_options"].items()) or "-"
         lines.append(
             f"| {name} | {record['bytes'] / 2**20:.1f} MiB | {options} | "

@@ -129,7 +129,7 @@ def select(run: Path, games: int, workers: int = 2) -> tuple[Path, dict[str, Any
             workers,
         )  # fmt: skip
         rates[path] = result.win_rate
-        print(f"  {path.name}: {result.win_rate:.3f} against 3 heuristics ({games} games)")
+        print(f"  {path.name}: {result.win_rate:.3f} against heuristics ({games} games)")
     best = max(candidates, key=lambda p: rates[p])  # the earliest of equals
     print(f"selected {best.name}")
     record = {
