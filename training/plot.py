@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 from pathlib import Path
 
 import numpy as np
@@ -23,13 +24,25 @@ def training_curve(run: Path) -> tuple[list[float], list[float]]:
     return steps, rewards
 
 
+def score_reward(run: Path) -> bool:
+    """Whether the run trained (and evaluated) on the score reward rather than win/loss."""
+    config = run / "config.json"
+    if not config.exists():
+        return False
+    return json.loads(config.read_text()).get("env_options", {}).get("reward") == "score"
+
+
 def evaluation_curve(run: Path) -> tuple[list[float], list[float]]:
-    steps, wins = [], []
+    """Per evaluation: the share of sole wins (a return of +1), or with the score reward the
+    mean score gained (a win/loss share means nothing there)."""
+    steps, values = [], []
+    scored = score_reward(run)
     for log in sorted((run / "logs").glob("session-*/evaluations.npz")):
         data = np.load(log)
         steps += data["timesteps"].tolist()
-        wins += [(np.asarray(r) > 0.5).mean() for r in data["results"]]
-    return steps, wins
+        for r in data["results"]:
+            values.append(float(np.mean(r)) if scored else float((np.asarray(r) > 0.5).mean()))
+    return steps, values
 
 
 def plot_run(run: Path) -> Path:
@@ -42,11 +55,13 @@ def plot_run(run: Path) -> Path:
     steps, rewards = training_curve(run)
     left.plot(steps, rewards, color="tab:blue")
     left.set(title="training episodes", xlabel="timesteps", ylabel="mean episode reward")
-    steps, wins = evaluation_curve(run)
-    right.plot(steps, wins, marker="o", color="tab:green")
-    right.set(
-        title="evaluation (deterministic)", xlabel="timesteps", ylabel="win rate", ylim=(0, 1)
-    )
+    steps, values = evaluation_curve(run)
+    right.plot(steps, values, marker="o", color="tab:green")
+    right.set(title="evaluation (deterministic)", xlabel="timesteps")
+    if score_reward(run):
+        right.set(ylabel="mean score gained")
+    else:
+        right.set(ylabel="sole wins", ylim=(0, 1))
     fig.suptitle(run.name)
     fig.tight_layout()
     path = run / "learning_curve.png"

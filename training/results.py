@@ -89,6 +89,8 @@ def verdicts(row: dict[str, Any]) -> tuple[str, str]:
         first = "met"
     elif gap > 0:
         first = f"missed: higher by {gap:.3f}, intervals overlap"
+    elif gap == 0:
+        first = "missed: equal"
     else:
         first = f"missed: lower by {-gap:.3f}"
     ar, hr = row["agent_random"], row["heuristic_random"]
@@ -124,11 +126,12 @@ def evaluate_row(
 
 def tables(rows: list[dict[str, Any]], games: int) -> str:
     lines = [
-        f"{games:,} games per cell, seeds {SEED:,}-{SEED + games - 1:,}, the seat rotating;"
-        " win rates with 95% Wilson intervals, a shared win counting 1/k.",
+        f"{games:,} games per cell, seeds {SEED:,}-{SEED + games - 1:,}, the seat rotating, "
+        "against N - 1 opponents of one kind; win rates with 95% Wilson intervals, a shared "
+        "win counting 1/k.",
         "",
-        "| game | players | agent vs 3 heuristics | heuristic vs 3 heuristics | target 1 "
-        "| agent vs 3 random | heuristic vs 3 random | target 2 | agent's steps | its wall time |",
+        "| game | players | agent vs heuristics | heuristic vs heuristics | target 1 "
+        "| agent vs random | heuristic vs random | target 2 | agent's steps | its wall time |",
         "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
@@ -144,8 +147,8 @@ def tables(rows: list[dict[str, Any]], games: int) -> str:
         "",
         "Score margin (own score minus the best opponent's, mean and 95% interval):",
         "",
-        "| game | players | agent vs 3 heuristics | heuristic vs 3 heuristics "
-        "| agent vs 3 random | heuristic vs 3 random |",
+        "| game | players | agent vs heuristics | heuristic vs heuristics "
+        "| agent vs random | heuristic vs random |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for row in rows:
