@@ -163,3 +163,15 @@ def test_ladder_picks_checkpoints_and_writes_its_section(tmp_path, agents_dir):
     assert "old" not in text and body in text and text.endswith(f"{ladder.END}\nend\n")
     with pytest.raises(SystemExit):
         ladder.main(["--game", "TropicRace", "--players", "9"])
+
+
+def test_every_game_ships_an_agent_at_4_and_2_players():
+    expected = {
+        agents.agent_name(env_id.split("/")[1].removesuffix("-v0"), players)
+        for env_id in jungle_envs.ENV_IDS
+        for players in (4, 2)
+    }
+    assert set(SHIPPED) == expected
+    for name, record in SHIPPED.items():
+        assert (agents.AGENTS_DIR / record["file"]).is_file(), name
+        assert record["num_players"] == int(name.rsplit("-", 1)[1].removesuffix("p"))
