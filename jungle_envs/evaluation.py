@@ -57,6 +57,9 @@ class EvaluationResult:
     sole_wins: int = 0
     shared_wins: int = 0
     illegal_actions: int = 0
+    # games cut off by a step limit before the end: no winner, no score; they count as
+    # games without a win for the agent
+    truncated: int = 0
     score_total: float = 0.0
     # the agent's score minus the best opponent's, summed (and squared) for a mean and its
     # interval: how games that every policy wins differ
@@ -80,19 +83,24 @@ class EvaluationResult:
         return wilson_interval(self.wins, self.games)
 
     @property
+    def scored_games(self) -> int:
+        """Games that reached their end with a legal last action: they have scores."""
+        return self.games - self.illegal_actions - self.truncated
+
+    @property
     def mean_score(self) -> float:
-        return self.score_total / self.games if self.games else 0.0
+        return self.score_total / self.scored_games if self.scored_games else 0.0
 
     @property
     def mean_margin(self) -> float:
         """Mean of the agent's score minus the best opponent's score."""
-        scored = self.games - self.illegal_actions
+        scored = self.scored_games
         return self.margin_total / scored if scored else 0.0
 
     @property
     def margin_ci95(self) -> tuple[float, float]:
         """Normal 95% interval of ``mean_margin``."""
-        scored = self.games - self.illegal_actions
+        scored = self.scored_games
         if scored < 2:
             return (self.mean_margin, self.mean_margin)
         variance = (self.margin_squares - scored * self.mean_margin**2) / (scored - 1)
@@ -109,7 +117,7 @@ class EvaluationResult:
             f"win rate {self.win_rate:.3f} (95% CI {lo:.3f}-{hi:.3f}) over {self.games} games "
             f"[chance {self.chance_rate:.3f}], mean score {self.mean_score:.2f} "
             f"(margin over the best opponent {self.mean_margin:+.2f}), "
-            f"illegal actions {self.illegal_actions}"
+            f"illegal actions {self.illegal_actions}, cut off by the step limit {self.truncated}"
         )
 
 
@@ -172,6 +180,9 @@ def record_game(result: EvaluationResult, seat: int, info: dict[str, Any]) -> No
     if info.get("illegal_action"):
         result.illegal_actions += 1
         return
+    if "winners" not in info:  # truncated by a step limit: the game has no result
+        result.truncated += 1
+        return
     winners = info["winners"]
     if seat in winners:
         credit = 1.0 / len(winners)
@@ -199,6 +210,7 @@ def merge_results(parts: Sequence[EvaluationResult]) -> EvaluationResult:
             "sole_wins",
             "shared_wins",
             "illegal_actions",
+            "truncated",
             "score_total",
             "margin_total",
             "margin_squares",

@@ -175,3 +175,16 @@ def test_every_game_ships_an_agent_at_4_and_2_players():
     for name, record in SHIPPED.items():
         assert (agents.AGENTS_DIR / record["file"]).is_file(), name
         assert record["num_players"] == int(name.rsplit("-", 1)[1].removesuffix("p"))
+
+
+def test_a_model_with_another_action_count_is_refused_by_name(tmp_path):
+    from gymnasium import spaces
+
+    from jungle_envs.core.policies import MaskablePPOPolicy
+
+    path = tiny_model("jungle_envs/TropicRace-v0", 2, {}, tmp_path / "m.zip")
+    policy = MaskablePPOPolicy(str(path))
+    policy.model.action_space = spaces.Discrete(12)
+    game = jungle_envs.make_game("TropicRace", 2)
+    with pytest.raises(ValueError, match="chooses among 12 actions, TropicRace has 219"):
+        make_policy(policy.model, game)

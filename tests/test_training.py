@@ -410,3 +410,15 @@ def test_evaluation_reports_the_score_margin_over_the_best_opponent():
         lo, hi = result.margin_ci95
         assert lo < result.mean_margin < hi
     assert "margin over the best opponent" in strong.summary()
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_evaluation_counts_games_cut_off_by_a_step_limit_apart(env_id):
+    from jungle_envs.evaluation import evaluate
+
+    for limit in (1, 3, 10, 40):
+        result = evaluate(env_id, "random", "random", games=6, max_episode_steps=limit)
+        assert result.games == 6 and result.illegal_actions == 0
+        assert result.truncated + result.scored_games == 6
+        assert result.wins <= result.scored_games
+    assert evaluate(env_id, "random", "random", games=3, max_episode_steps=1).truncated == 3

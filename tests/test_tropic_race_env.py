@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gymnasium as gym
 import numpy as np
 import pytest
 from tropic_race_positions import position, targets
 
+from jungle_envs.core.compiled import lockstep
 from jungle_envs.core.game import TERMINAL
 from jungle_envs.core.play import random_step
 from jungle_envs.core.state import StateError
@@ -133,3 +135,25 @@ def test_heuristic_beats_random_opponents_clearly(players):
     result = evaluate(ENV_ID, "heuristic", "random", games=300, num_players=players, seed=5)
     assert result.ci95[0] > 1.0 / players + 0.1
     assert result.illegal_actions == 0
+
+
+@pytest.mark.parametrize("engine", ["reference", "compiled"])
+@pytest.mark.parametrize("players", [2, 5])
+def test_observations_stay_in_the_space_for_any_number_of_monkeys(engine, players):
+    """Shares of monkeys per location: counted, then divided once, so a location holding
+    all of a player's monkeys is exactly 1.0 (summing 1/monkeys in float32 passed it)."""
+    for monkeys in (1, 3, 7, 10, 13, 30):
+        env = gym.make(ENV_ID, num_players=players, monkeys=monkeys, engine=engine)
+        obs, info = env.reset(seed=monkeys)
+        rng = np.random.default_rng(monkeys)
+        for _ in range(300):
+            assert env.observation_space.contains(obs), (monkeys, float(obs.max()))
+            action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+            obs, _, terminated, truncated, info = env.step(action)
+            if terminated or truncated:
+                obs, info = env.reset()
+        start = env.unwrapped.game.observe(env.unwrapped.game.new_state(), 0)
+        assert start.max() == 1.0  # every monkey of a player on the start field
+        if engine == "compiled":  # and the twin's observations are the reference's, bit for bit
+            report = lockstep.run("TropicRace", players, 3, first_seed=monkeys, monkeys=monkeys)
+            assert report.games == 3 and report.decisions > 0

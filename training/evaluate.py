@@ -88,6 +88,7 @@ def report(result: EvaluationResult, agent: str, opponents: str, seconds: float)
         "mean_margin": result.mean_margin,
         "margin_ci95": list(result.margin_ci95),
         "illegal_actions": result.illegal_actions,
+        "truncated": result.truncated,
         "decisions_per_game": result.decisions / max(result.games, 1),
         "per_seat": per_seat,
         "details": result.details,

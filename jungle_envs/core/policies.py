@@ -66,6 +66,10 @@ class MaskablePPOPolicy:
         self.trained_on: dict[str, Any] | None = getattr(model, "trained_on", None)
 
     @property
+    def action_count(self) -> int:
+        return int(self.model.action_space.n)
+
+    @property
     def observation_size(self) -> int:
         space = self.model.observation_space
         if self._dict_obs:
@@ -197,6 +201,12 @@ def make_policy(spec: Any, game: Game) -> Policy:
             f"the model expects observations of size {policy.observation_size}, "
             f"{game.spec.env_name} with this config gives {observing.observation_size} (was it "
             f"trained with other game options? a run's config.json lists its env_options)"
+        )
+    actions = getattr(policy, "action_count", None)
+    if actions is not None and actions != game.spec.num_actions:
+        raise ValueError(
+            f"the model chooses among {actions} actions, {game.spec.env_name} has "
+            f"{game.spec.num_actions} (was it trained on another game or rules version?)"
         )
     return policy
 

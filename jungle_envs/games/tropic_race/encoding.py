@@ -62,11 +62,13 @@ def observe(game: TropicRace, state: TropicRaceState, seat: int, out=None) -> np
     obs = np.zeros(SIZE, dtype=np.float32) if out is None else out
     if out is not None:
         obs.fill(0.0)
-    n, per = game.num_players, 1.0 / game.monkeys_per_player
+    n = game.num_players
     for other in range(n):
         base = ((other - seat) % n) * NUM_LOCATIONS
         for loc in state.monkeys[other]:
-            obs[base + loc] += per
+            obs[base + loc] += 1.0
+    # count first, divide once: summing 1/monkeys in float32 can pass 1.0 (10 monkeys)
+    obs[: n * NUM_LOCATIONS] /= np.float32(game.monkeys_per_player)
     obs[LION_AT + LAND_INDEX[state.lion]] = 1.0
     for slot, kind in enumerate(state.slots):
         if kind != NO_TILE:

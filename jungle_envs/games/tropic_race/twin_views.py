@@ -71,13 +71,15 @@ BANK_STEPS = np.array(BANK_DISTANCE, dtype=np.float64)
 def observe(cfg, s, seat, obs):
     obs[:] = 0.0
     n, per = cfg.num_players, cfg.monkeys
-    # The reference adds a Python float to float32 cells: numpy rounds it to float32 first.
-    share = np.float32(1.0 / per)
     for other in range(n):
         base = ((other - seat) % n) * NUM_LOCATIONS
         for i in range(per):
             cell = base + s[cfg.seats + other * per + i]
-            obs[cell] = obs[cell] + share
+            obs[cell] = obs[cell] + np.float32(1.0)
+    # As the reference: counts divided once, in float32, so a full location is exactly 1.
+    monkeys = np.float32(per)
+    for j in range(n * NUM_LOCATIONS):
+        obs[j] = obs[j] / monkeys
     obs[LION_AT + LAND_AT[s[cfg.lion]]] = 1.0
     for slot in range(SLOTS):
         kind = s[cfg.slots + slot]
