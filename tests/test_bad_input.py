@@ -167,3 +167,18 @@ def test_malformed_saved_states_are_rejected_clearly(env_id):
         with pytest.raises(StateError):
             game.state_from_json(text)
             pytest.fail(f"accepted a state with {what}")
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_flags_take_only_booleans_and_masks_need_a_game(env_id):
+    for value in ("False", "no", 0, 1, None):
+        with pytest.raises(ValueError, match="skip_forced_actions must be True or False"):
+            gym.make(env_id, skip_forced_actions=value)
+        with pytest.raises(ValueError, match="skip_forced_actions must be True or False"):
+            gym.make_vec(env_id, num_envs=2, vectorization_mode="vector_entry_point",
+                         skip_forced_actions=value)  # fmt: skip
+    env = gym.make(env_id, skip_forced_actions=False)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.unwrapped.action_masks()
+    env.reset(seed=0)
+    assert env.unwrapped.action_masks().any()

@@ -113,6 +113,11 @@ class JungleEnv(gym.Env):
         self.observation_mode = observation_mode
         self.illegal_action = illegal_action
         self.reward_mode = reward
+        if not isinstance(skip_forced_actions, (bool, np.bool_)):
+            # bool("False") is True: take only real booleans
+            raise ValueError(
+                f"skip_forced_actions must be True or False, got {skip_forced_actions!r}"
+            )
         self.skip_forced_actions = bool(skip_forced_actions)
         self._resolve_opponents = resolve
 
@@ -190,6 +195,8 @@ class JungleEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """Bool mask of legal actions (what sb3-contrib's MaskablePPO reads)."""
+        if not self._started:
+            raise RuntimeError("call reset() before action_masks(): there is no game yet")
         return np.array(self.engine.mask, dtype=bool)
 
     @property

@@ -140,6 +140,10 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         self.num_envs = num_envs
         self.observation_mode, self.illegal_action = observation_mode, illegal_action
         self.score_reward = reward == "score"
+        if not isinstance(skip_forced_actions, (bool, np.bool_)):
+            raise ValueError(
+                f"skip_forced_actions must be True or False, got {skip_forced_actions!r}"
+            )
         self.skip_forced = bool(skip_forced_actions)
         limit = check_step_limit(step_limit, spec.max_decisions)
         self.max_steps = limit if limit is not None else np.iinfo(np.int64).max
