@@ -19,8 +19,10 @@ It is a ``gymnasium.vector.VectorEnv`` with the same results as ``SyncVectorEnv`
 same seeds and actions, next-step autoreset included (the step after an episode ends
 resets that env and ignores its action). ``num_workers=0`` steps every env in the calling
 process; the default, one worker per core besides the caller's, keeps every core busy.
-Out-of-space actions raise ``ValueError`` before any env moves; an env that raises closes
-the vector env (its shares would be out of step) and the error reaches the caller.
+Out-of-space actions raise ``ValueError`` before any env moves; an env that raises, or a
+worker that dies, closes the vector env (its shares would be out of step): the error
+reaches the caller, and every later call raises ``ClosedEnvironmentError`` naming it.
+Workers end by themselves when the process that started them dies, even by SIGKILL.
 """
 
 from __future__ import annotations
@@ -28,15 +30,19 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 import traceback
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import gymnasium as gym
 import numpy as np
+from gymnasium.error import ClosedEnvironmentError
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
+
+from jungle_envs.core.workers import ParentWatch
 
 
 class _InfoBatcher(gym.vector.VectorEnv):
@@ -101,8 +107,9 @@ class EnvBatch:
             env.close()
 
 
-def _serve(conn, env_id: str, count: int, env_kwargs: dict[str, Any]) -> None:
+def _serve(conn, env_id: str, count: int, env_kwargs: dict[str, Any], watch: ParentWatch) -> None:
     """A worker process: answers ``(command, data)`` messages for its batch of envs."""
+    watch.install()
     batch = None
     try:
         batch = EnvBatch(env_id, count, env_kwargs)
@@ -165,13 +172,16 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         self._masks = np.ones((num_envs, int(self.single_action_space.n)), dtype=bool)
         shares = np.array_split(np.arange(num_envs), num_workers + 1)
         self._sizes = [len(share) for share in shares]
+        # Why the env was closed, for the calls made after that.
+        self._closed_because: str | None = None
         self._local = EnvBatch(env_id, self._sizes[0], env_kwargs)
         self._workers: list[tuple[Any, Any]] = []
         ctx = multiprocessing.get_context(context)
+        watch = ParentWatch.for_workers(ctx.get_start_method())
         for size in self._sizes[1:]:
             parent, child = ctx.Pipe()
             process = ctx.Process(
-                target=_serve, args=(child, env_id, size, env_kwargs), daemon=True
+                target=_serve, args=(child, env_id, size, env_kwargs, watch), daemon=True
             )
             process.start()
             child.close()
@@ -181,6 +191,7 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
 
     # --- the VectorEnv API -------------------------------------------------------------
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options=None):
+        self._check_open()
         if seed is None or isinstance(seed, (int, np.integer)):
             seeds = [None if seed is None else int(seed) + i for i in range(self.num_envs)]
         else:
@@ -194,6 +205,7 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         return obs, info
 
     def step(self, actions):
+        self._check_open()
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(
@@ -209,9 +221,12 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every env, bool ``(num_envs, n)`` (what MaskablePPO reads)."""
+        self._check_open()
         return self._masks.copy()
 
     def close_extras(self, **kwargs: Any) -> None:
+        if self._closed_because is None:
+            self._closed_because = "close() was called"
         self._local.close()
         for conn, process in self._workers:
             with contextlib.suppress(BrokenPipeError, OSError):
@@ -230,14 +245,27 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
             start += size
         return parts
 
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ClosedEnvironmentError(
+                f"this BatchedVectorEnv is closed because {self._closed_because}; make a new one"
+            )
+
     def _run(self, command: str, parts: list[list], *extra: Any) -> list:
         """Send one batch to every worker, then join their batched answers in env order."""
-        for (conn, _), part in zip(self._workers, parts[1:], strict=True):
-            conn.send((command, (part, *extra)))
+        for k, ((conn, _), part) in enumerate(zip(self._workers, parts[1:], strict=True)):
+            try:
+                conn.send((command, (part, *extra)))
+            except OSError as error:  # a dead worker's pipe refuses the message
+                self._fail(k, self._death(k, error))
         try:
             answers = [getattr(self._local, command)(parts[0], *extra)]  # while the workers run
-        except Exception:
-            self.close()  # the workers' envs have moved and this share's have not
+        except Exception as error:
+            # the workers' envs have moved and this share's have not
+            self._closed_because = (
+                f"an env in the calling process failed: {type(error).__name__}: {error}"
+            )
+            self.close()
             raise
         answers += [self._receive(k) for k in range(len(self._workers))]
         if len(answers) == 1:
@@ -247,12 +275,31 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         ]
 
     def _receive(self, k: int) -> Any:
-        status, payload = self._workers[k][0].recv()
+        try:
+            status, payload = self._workers[k][0].recv()
+        except (EOFError, OSError) as error:
+            self._fail(k, self._death(k, error))
         if status == "error":
-            self.close()
             cause = payload.strip().splitlines()[-1]
-            raise RuntimeError(f"worker {k} of BatchedVectorEnv failed: {cause}\n\n{payload}")
+            self._fail(k, cause, payload)
         return payload
+
+    def _death(self, k: int, error: BaseException) -> str:
+        """What became of worker ``k``, whose pipe broke with ``error``."""
+        process = self._workers[k][1]
+        process.join(timeout=1)  # a worker whose pipe broke is on its way out
+        if process.exitcode is None:
+            return f"its pipe broke ({type(error).__name__}) while it still runs"
+        if process.exitcode < 0:
+            return f"the process died of {signal.Signals(-process.exitcode).name}"
+        return f"the process exited with status {process.exitcode}"
+
+    def _fail(self, k: int, cause: str, details: str = "") -> NoReturn:
+        """Close the env for good because worker ``k`` failed, and raise that."""
+        self._closed_because = f"worker {k} failed ({cause})"
+        self.close()
+        message = f"worker {k} of BatchedVectorEnv failed: {cause}"
+        raise RuntimeError(f"{message}\n\n{details}" if details else message)
 
 
 def _join(parts: list, sizes: list[int]) -> Any:

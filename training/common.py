@@ -14,6 +14,7 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 import jungle_envs  # noqa: F401  (registers the envs)
+from jungle_envs.core.workers import EndsWithParent
 from training.config import DEFAULTS
 
 BUILT_IN_OPPONENTS = ("random", "heuristic")
@@ -44,7 +45,8 @@ def make_vec_env(
     ``vectorization="auto"`` steps them all in one compiled call (``CompiledVecEnv``) when
     every opponent is built in (random, heuristic) and the game has a compiled twin;
     otherwise, and with ``"python"``, each env is a Gymnasium env of its own, in worker
-    processes when ``subprocess`` is set. ``"compiled"`` insists on the compiled one."""
+    processes when ``subprocess`` is set. ``"compiled"`` insists on the compiled one.
+    Worker processes end by themselves when this process dies, even by SIGKILL."""
     if vectorization not in ("auto", "compiled", "python"):
         raise ValueError(f"vectorization={vectorization!r}; allowed: auto, compiled, python")
     opponents = env_kwargs.get("opponents", "random")
@@ -72,7 +74,10 @@ def make_vec_env(
 
     fns = [factory(i) for i in range(n_envs)]
     if subprocess and n_envs > 1:
-        return SubprocVecEnv(fns, start_method="fork")
+        # SB3 calls each factory first thing in its worker; forked workers hold one another's
+        # pipes open, so without a watch they outlive a killed trainer for good.
+        start_method = "fork"
+        return SubprocVecEnv([EndsWithParent(fn, start_method) for fn in fns], start_method)
     return DummyVecEnv(fns)
 
 
