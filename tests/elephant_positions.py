@@ -6,6 +6,7 @@ letter (R Y G B P) and its symbol count. The start tile sits at the centre by it
 
 from __future__ import annotations
 
+from jungle_envs.core.state import StateError
 from jungle_envs.games.elephant_festival.game import ElephantFestival
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState
 from jungle_envs.games.elephant_festival.tables import (
@@ -73,15 +74,27 @@ def position(
     herds = [[start, start] for _ in range(num_players)]
     for seat, spots in (elephants or {}).items():
         herds[seat] = [cell(r, c, game.grid) for r, c in spots]
-    rounds = -(-drawn // num_players)
-    state = ElephantFestivalState(
-        phase=PLACE, grounds=built, elephants=herds,
-        passes=[(passes or {}).get(s, 0) for s in range(num_players)], box=box,
-        bag=game.bag_size - drawn, draws_left=0, display=shown,
-        holder=(rounds - 1) % num_players, turn=turn, discarded=gone,
-    )  # fmt: skip
-    game.validate_state(state)
-    return game, state
+    while True:
+        rounds = -(-drawn // num_players)
+        state = ElephantFestivalState(
+            phase=PLACE, grounds=built, elephants=herds,
+            passes=[(passes or {}).get(s, 0) for s in range(num_players)], box=list(box),
+            bag=game.bag_size - drawn, draws_left=0, display=shown,
+            holder=(rounds - 1) % num_players, turn=turn, discarded=list(gone),
+        )  # fmt: skip
+        try:
+            game.validate_state(state)
+            return game, state
+        except StateError as exc:
+            if "acted more than once a round" not in str(exc):
+                raise
+        # A seat placed more tiles than the rounds so far allow: earlier rounds must have
+        # left tiles untaken. Whole cycles of rounds keep the same seat holding the bag.
+        for _ in range(num_players * num_players):
+            kind = max(range(NUM_KINDS), key=box.__getitem__)
+            box[kind] -= 1
+            gone[kind] += 1
+            drawn += 1
 
 
 def place(game, state, token: str, elephant: int, direction: str) -> None:

@@ -318,6 +318,8 @@ class Game(ABC):
             payload = json.loads(text)
         except (TypeError, json.JSONDecodeError) as exc:
             raise StateError(f"saved state is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise StateError("saved state is nested too deeply to be a state") from None
         if not isinstance(payload, dict) or set(payload) != {"game", "config", "state"}:
             raise StateError("saved state must be an object with keys 'game', 'config', 'state'")
         if payload["game"] != self.spec.name:

@@ -58,54 +58,99 @@ def validate(state: ElephantFestivalState, game: ElephantFestival) -> None:
             raise StateError(message)
 
     n, cells, phase = game.num_players, game.grid * game.grid, state.phase
-    need(0 <= phase < len(PHASE_NAMES), f"phase {phase} unknown")
-    need(len(state.grounds) == n and len(state.elephants) == n, "one ground per seat")
-    need(len(state.passes) == n and all(0 <= p <= MAX_PASSES for p in state.passes), "passes")
+    need(0 <= phase < len(PHASE_NAMES), f"phase: phase {phase} unknown")
+    need(
+        len(state.grounds) == n and len(state.elephants) == n,
+        "grounds, elephants: one ground per seat",
+    )
+    need(
+        len(state.passes) == n and all(0 <= p <= MAX_PASSES for p in state.passes), "passes: passes"
+    )
     for name in ("box", "display", "discarded"):
         counts = getattr(state, name)
-        need(len(counts) == NUM_KINDS and min(counts) >= 0, f"{name} needs a count per kind")
+        need(len(counts) == NUM_KINDS and min(counts) >= 0, f"{name}: needs a count per kind")
     placed = [0] * NUM_KINDS
     for seat, ground in enumerate(state.grounds):
-        need(len(ground) == cells, f"a ground has {cells} cells")
-        need(ground[game.start_cell] == [START_TILE], "the start tile lies alone at the centre")
+        need(len(ground) == cells, f"grounds: a ground has {cells} cells")
+        need(
+            ground[game.start_cell] == [START_TILE],
+            "grounds: the start tile lies alone at the centre",
+        )
         for cell, stack in enumerate(ground):
             if cell != game.start_cell:
-                need(all(0 <= t < NUM_KINDS for t in stack), "unknown tile on a ground")
+                need(all(0 <= t < NUM_KINDS for t in stack), "grounds: unknown tile on a ground")
                 for t in stack:
                     placed[t] += 1
         herd = state.elephants[seat]
-        need(len(herd) == ELEPHANTS and all(0 <= c < cells for c in herd), "elephants")
-        need(all(ground[c] for c in herd), "an elephant stands on an empty cell")
+        need(len(herd) == ELEPHANTS and all(0 <= c < cells for c in herd), "elephants: elephants")
+        need(
+            all(ground[c] for c in herd), "elephants, grounds: an elephant stands on an empty cell"
+        )
         need(
             len(set(herd)) == ELEPHANTS or herd[0] == game.start_cell,
-            "elephants share only the start tile",
+            "elephants: elephants share only the start tile",
         )
-        need(_connected(ground, game), "every tile touches the rest of the ground")
+        need(_connected(ground, game), "grounds: every tile touches the rest of the ground")
     seen = [
         b + d + o + p
         for b, d, o, p in zip(state.box, state.display, state.discarded, placed, strict=True)
     ]
-    need(seen == list(game.tile_counts), "the tiles do not add up to the box")
+    need(
+        seen == list(game.tile_counts),
+        "box, display, discarded, grounds: the tiles do not add up to the box",
+    )
     drawn = game.bag_size - state.bag
-    need(0 <= state.bag <= game.bag_size, "bag out of range")
+    need(0 <= state.bag <= game.bag_size, "bag: bag out of range")
     need(
         sum(state.display) + sum(placed) + sum(state.discarded) == drawn,
-        "drawn tiles must be on display, placed or discarded",
+        "bag, display, discarded, grounds: drawn tiles must be on display, placed or discarded",
     )
-    need(0 <= state.holder < n and 0 <= state.turn <= n, "holder/turn out of range")
-    need(0 <= state.draws_left <= state.bag, "more draws than tiles in the bag")
-    need(sum(state.display) + state.draws_left <= n, "one face-up tile per player at most")
+    need(0 <= state.holder < n and 0 <= state.turn <= n, "holder, turn: holder/turn out of range")
+    need(0 <= state.draws_left <= state.bag, "draws_left, bag: more draws than tiles in the bag")
+    need(
+        sum(state.display) + state.draws_left <= n,
+        "display, draws_left: one face-up tile per player at most",
+    )
     rounds = -(-(drawn + state.draws_left) // n)  # rounds begun
     if phase == GAME_OVER:
-        need(state.holder == rounds % n, "the bag passes on every round")
+        need(
+            state.holder == rounds % n,
+            "holder, bag, draws_left, phase: the bag passes on every round",
+        )
     else:
-        need(state.holder == (rounds - 1) % n, "the bag passes on every round")
+        need(
+            state.holder == (rounds - 1) % n,
+            "holder, bag, draws_left, phase: the bag passes on every round",
+        )
     for seat, ground in enumerate(state.grounds):
         acted = sum(map(len, ground)) - 1 + state.passes[seat]
-        need(acted <= rounds, f"seat {seat} placed or passed more than once a round")
-    need((state.draws_left > 0) == (phase == DRAW_TILE), "draws belong to the draw phase")
+        # Seats act in order from the holder; those still to act this round may only have
+        # acted in the rounds before it.
+        done_this_round = phase == GAME_OVER or (
+            phase == PLACE and (seat - state.holder) % n < state.turn
+        )
+        need(
+            acted <= rounds - (not done_this_round),
+            f"grounds, passes, turn, holder, phase: seat {seat} acted more than once a round",
+        )
+    need(
+        (state.draws_left > 0) == (phase == DRAW_TILE),
+        "draws_left, phase: draws belong to the draw phase",
+    )
+    if phase == DRAW_TILE:  # a round draws one tile per player while the bag lasts
+        shown = sum(state.display)
+        need(
+            shown + state.draws_left == min(n, state.bag + shown),
+            "draws_left, display, bag: one draw per player while the bag lasts",
+        )
     if phase == PLACE:
-        need(state.turn < n, "everyone has acted this round")
-        need(bool(game.legal_actions(state)), "the deciding player has nothing to do")
+        need(state.turn < n, "turn: everyone has acted this round")
+        need(
+            bool(game.legal_actions(state)),
+            "phase, display, passes, elephants: the deciding player has nothing to do",
+        )
     if phase == GAME_OVER:
-        need(state.bag == 0 and not any(state.display), "the game ends with the bag empty")
+        need(
+            state.bag == 0 and not any(state.display),
+            "phase, bag, display: the game ends with the bag empty",
+        )

@@ -125,6 +125,7 @@ class JungleSweep(Game):
         per_round = LAST_MONKEY_COCONUTS + LATER_LEAVER_COCONUTS * (
             monkeys - 1 - UNREWARDED[monkeys]
         )
+        self.coconuts_per_round = per_round
         needed = ROUNDS * per_round + set_aside
         if sum(self.initial_supply) < needed:
             raise ValueError(

@@ -63,74 +63,156 @@ def validate(state: JungleSweepState, game: JungleSweep) -> None:
             raise StateError(message)
 
     monkeys, nvals, phase = game.num_monkeys, len(game.coconut_values), state.phase
-    need(0 <= phase < len(PHASE_NAMES), f"phase {phase} unknown")
-    need(0 <= state.round <= ROUNDS, f"round {state.round} outside 0..{ROUNDS}")
-    need((phase == GAME_OVER) == (state.round == ROUNDS), "only a finished game has round 4")
-    need(len(state.monkey_pos) == monkeys, f"monkey_pos needs {monkeys} entries")
-    need(len(state.coconuts) == monkeys, f"coconuts needs {monkeys} entries")
-    need(len(state.pool) == NUM_FACES, f"pool needs {NUM_FACES} counts")
-    need(all(c >= 0 for c in state.pool), "pool counts must be >= 0")
-    need(0 <= state.active < monkeys and 0 <= state.turn < monkeys, "active/turn out of range")
-    need(0 <= state.dice_round <= game.max_dice_rounds, "dice_round out of range")
+    need(0 <= phase < len(PHASE_NAMES), f"phase: phase {phase} unknown")
+    need(0 <= state.round <= ROUNDS, f"round: round {state.round} outside 0..{ROUNDS}")
+    need(
+        (phase == GAME_OVER) == (state.round == ROUNDS),
+        "round, phase: only a finished game has round 4",
+    )
+    need(len(state.monkey_pos) == monkeys, f"monkey_pos: monkey_pos needs {monkeys} entries")
+    need(len(state.coconuts) == monkeys, f"coconuts: coconuts needs {monkeys} entries")
+    need(len(state.pool) == NUM_FACES, f"pool: pool needs {NUM_FACES} counts")
+    need(all(c >= 0 for c in state.pool), "pool: pool counts must be >= 0")
+    need(
+        0 <= state.active < monkeys and 0 <= state.turn < monkeys,
+        "active, turn: active/turn out of range",
+    )
+    need(0 <= state.dice_round <= game.max_dice_rounds, "dice_round: dice_round out of range")
     _validate_coconuts(state, game, need, nvals)
 
     expected = game.ring_tiles(min(state.round, ROUNDS - 1))
     laid = Counter(state.ring)
-    need(all(laid[code] <= expected[code] for code in laid), "ring holds tiles not in the box")
+    need(
+        all(laid[code] <= expected[code] for code in laid),
+        "ring, round: ring holds tiles not in the box",
+    )
     complete = sum(laid.values()) == sum(expected.values())
-    need(complete != (phase in (SET_ASIDE, LAY_RING)), "the ring does not fit the phase")
+    need(
+        complete != (phase in (SET_ASIDE, LAY_RING)),
+        "ring, round, phase: the ring does not fit the phase",
+    )
     decision = phase in (CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE)
-    need(state.pending == -1 or phase in (WATER, HILL_CHOICE), "a pending field needs a decision")
+    need(
+        state.pending == -1 or phase in (WATER, HILL_CHOICE),
+        "pending, phase: a pending field needs a decision",
+    )
     if phase in (SET_ASIDE, LAY_RING):
-        need(not any(state.pool) and state.turn == 0, "no dice before the ring is laid")
+        need(
+            not any(state.pool) and state.turn == 0,
+            "pool, turn, phase: no dice before the ring is laid",
+        )
         return
     size = len(state.ring)
-    need(0 <= state.broom < size, "broom is off the ring")
+    need(0 <= state.broom < size, "broom, ring: broom is off the ring")
     placed = [p for p in state.monkey_pos if p != -1]
-    need(all(0 <= p < size for p in placed), "a monkey is off the ring")
-    need(len(set(placed)) == len(placed) and state.broom not in placed, "two pieces share a field")
+    need(all(0 <= p < size for p in placed), "monkey_pos, ring: a monkey is off the ring")
+    need(
+        len(set(placed)) == len(placed) and state.broom not in placed,
+        "monkey_pos, broom: two pieces share a field",
+    )
     out = [m for m, p in enumerate(state.monkey_pos) if p == -1]
-    need(sorted(state.leaving_order) == out, "leaving order must list exactly the swept monkeys")
+    need(
+        sorted(state.leaving_order) == out,
+        "leaving_order, monkey_pos: leaving order must list exactly the swept monkeys",
+    )
     if phase in (DRAW_COCONUT, GAME_OVER):
-        need(not any(state.pool) and state.turn == 0, "no dice once the round is over")
+        need(
+            not any(state.pool) and state.turn == 0,
+            "pool, turn, phase: no dice once the round is over",
+        )
         return
-    need(len(placed) >= 2, "a round with one monkey left is over")
-    need(state.dice_round < game.max_dice_rounds, "the safety net has ended this round")
+    need(len(placed) >= 2, "monkey_pos, phase: a round with one monkey left is over")
+    need(
+        state.dice_round < game.max_dice_rounds,
+        "dice_round, phase: the safety net has ended this round",
+    )
     if phase == ROLL:
-        need(sum(state.pool) < game.num_dice and state.turn == 0, "a roll has dice left to roll")
+        need(
+            sum(state.pool) < game.num_dice and state.turn == 0,
+            "pool, turn, phase: a roll has dice left to roll",
+        )
         return
     taking = game.num_dice - state.turn - (not decision or phase != CHOOSE_DIE)
-    need(sum(state.pool) == taking, "dice in the pool do not match the monkeys to take one")
+    need(
+        sum(state.pool) == taking,
+        "pool, turn, phase: dice in the pool do not match the monkeys to take one",
+    )
     if phase == CHOOSE_DIE:
         return
     terrain = [code if code < PALM else PALM for code in state.ring]
     here = state.monkey_pos[state.mover]
-    need(here != -1, "a swept monkey has no move to finish")
+    need(here != -1, "monkey_pos, active, turn, phase: a swept monkey has no move to finish")
     if phase in (REROLL, CLEARING_CHOICE):
-        need(terrain[here] == CLEARING, "only a monkey on the clearing re-rolls")
+        need(
+            terrain[here] == CLEARING,
+            "monkey_pos, ring, active, turn, phase: only a monkey on the clearing re-rolls",
+        )
         return
-    need(0 <= state.pending < size, "a landing decision needs a pending field")
-    need(state.pending not in placed and state.pending != state.broom, "pending field is taken")
+    need(
+        0 <= state.pending < size, "pending, ring, phase: a landing decision needs a pending field"
+    )
+    need(
+        state.pending not in placed and state.pending != state.broom,
+        "pending, monkey_pos, broom: pending field is taken",
+    )
     if phase == WATER:
-        need(terrain[state.pending] == WATER_HOLE, "a water-hole decision needs a water hole")
+        need(
+            terrain[state.pending] == WATER_HOLE,
+            "pending, ring, phase: a water-hole decision needs a water hole",
+        )
     else:
-        need(terrain[here] == HILL, "a hill decision needs the monkey on a hill")
+        need(
+            terrain[here] == HILL,
+            "monkey_pos, ring, active, turn, phase: a hill decision needs the monkey on a hill",
+        )
 
 
 def _validate_coconuts(state: JungleSweepState, game: JungleSweep, need, nvals: int) -> None:
-    need(len(state.supply) == nvals and len(state.set_aside) == nvals, f"{nvals} coconut values")
-    need(all(c >= 0 for c in state.supply + state.set_aside), "coconut counts must be >= 0")
+    need(
+        len(state.supply) == nvals and len(state.set_aside) == nvals,
+        f"supply, set_aside: {nvals} coconut values",
+    )
+    need(
+        all(c >= 0 for c in state.supply + state.set_aside),
+        "supply, set_aside: coconut counts must be >= 0",
+    )
     drawn = Counter(v for vals in state.coconuts for v in vals)
-    need(set(drawn) <= set(game.coconut_values), "a coconut has an unknown value")
+    need(set(drawn) <= set(game.coconut_values), "coconuts: a coconut has an unknown value")
     for i, value in enumerate(game.coconut_values):
         total = state.supply[i] + state.set_aside[i] + drawn[value]
-        need(total == game.initial_supply[i], f"coconuts of value {value} do not add up")
+        need(
+            total == game.initial_supply[i],
+            f"supply, set_aside, coconuts: coconuts of value {value} do not add up",
+        )
     aside = sum(state.set_aside)
     if state.phase == SET_ASIDE:
-        need(state.round == 0 and not state.ring, "coconuts are set aside before the game")
-        need(aside < game.set_aside_count, "set-aside is already complete")
+        need(
+            state.round == 0 and not state.ring,
+            "phase, round, ring: coconuts are set aside before the game",
+        )
+        need(aside < game.set_aside_count, "set_aside, phase: set-aside is already complete")
     else:
-        need(aside == game.set_aside_count, f"{game.set_aside_count} coconuts are set aside")
-    need(all(0 <= a < game.num_monkeys for a in state.awards), "awards name unknown monkeys")
-    need(bool(state.awards) == (state.phase == DRAW_COCONUT), "awards belong to the draw phase")
-    need(len(state.awards) <= sum(state.supply), "more coconuts owed than the supply holds")
+        need(
+            aside == game.set_aside_count,
+            f"set_aside, phase: {game.set_aside_count} coconuts are set aside",
+        )
+    need(
+        all(0 <= a < game.num_monkeys for a in state.awards), "awards: awards name unknown monkeys"
+    )
+    need(
+        bool(state.awards) == (state.phase == DRAW_COCONUT),
+        "awards, phase: awards belong to the draw phase",
+    )
+    need(
+        len(state.awards) <= sum(state.supply),
+        "awards, supply: more coconuts owed than the supply holds",
+    )
+    # Every round hands out the same number of coconuts, so the round fixes how many are out.
+    handed = game.coconuts_per_round * state.round
+    if state.phase == DRAW_COCONUT:
+        handed += game.coconuts_per_round - len(state.awards)
+    need(
+        sum(drawn.values()) == handed,
+        f"round, coconuts, awards: by round {state.round} the monkeys hold {handed} coconuts, "
+        f"not {sum(drawn.values())}",
+    )

@@ -84,48 +84,78 @@ def validate(state: SpankState, game: SpankTheMonkey) -> None:
             raise StateError(message)
 
     n, phase = game.num_players, state.phase
-    need(0 <= phase < len(PHASE_NAMES), f"phase {phase} unknown")
-    need(len(state.deck) == NUM_TYPES and all(c >= 0 for c in state.deck), "deck counts")
-    need(len(state.hands) == n and len(state.towers) == n, f"one hand and tower per seat ({n})")
-    need(all(len(h) == NUM_TYPES and min(h) >= 0 for h in state.hands), "hand counts")
-    need(all(0 <= t < NUM_TYPES for t in state.discard), "unknown card in the discard pile")
+    need(0 <= phase < len(PHASE_NAMES), f"phase: phase {phase} unknown")
+    need(len(state.deck) == NUM_TYPES and all(c >= 0 for c in state.deck), "deck: deck counts")
+    need(
+        len(state.hands) == n and len(state.towers) == n,
+        f"hands, towers: one hand and tower per seat ({n})",
+    )
+    need(all(len(h) == NUM_TYPES and min(h) >= 0 for h in state.hands), "hands: hand counts")
+    need(
+        all(0 <= t < NUM_TYPES for t in state.discard), "discard: unknown card in the discard pile"
+    )
     counts = list(state.deck)
     for t in state.discard:
         counts[t] += 1
     for hand in state.hands:
         counts = [a + b for a, b in zip(counts, hand, strict=True)]
     for tower in state.towers:
-        need(len(tower) <= MAX_LEVELS, f"a tower holds at most {MAX_LEVELS} cards")
+        need(len(tower) <= MAX_LEVELS, f"towers: a tower holds at most {MAX_LEVELS} cards")
         for level in tower:
-            need(len(level) == 3, "a tower level is [junk, brace bonus, reinforcement]")
+            need(len(level) == 3, "towers: a tower level is [junk, brace bonus, reinforcement]")
             junk, bonus, reinforcement = level
-            need(junk in JUNK_TYPES and bonus >= 0, "a tower level needs a junk card")
+            need(junk in JUNK_TYPES and bonus >= 0, "towers: a tower level needs a junk card")
             need(
                 reinforcement == NO_CARD or reinforcement in REINFORCEMENT_TYPES,
-                "only reinforcements stand beside junk",
+                "towers: only reinforcements stand beside junk",
             )
             counts[junk] += 1
             if reinforcement != NO_CARD:
                 counts[reinforcement] += 1
-    need(counts == list(game.deck_counts), "the cards do not add up to the deck")
-    need(state.monkey >= game.monkey_floor, "the monkey is below its floor")
+    need(
+        counts == list(game.deck_counts),
+        "deck, discard, hands, towers: the cards do not add up to the deck",
+    )
+    need(state.monkey >= game.monkey_floor, "monkey: the monkey is below its floor")
+    # Only a Shake junk (one build a turn) and Gorillas (each card once a turn) lift it.
+    gorillas = sum(c for t, c in enumerate(game.deck_counts) if CARDS[t].effect == "GORILLA")
+    highest = game.monkey_start + state.turns * (1 + 2 * gorillas)
+    need(
+        state.monkey <= highest,
+        f"monkey, turns: {state.monkey} is above {highest}, its reach in {state.turns} turns",
+    )
     need(
         -1 <= state.player < n and all(0 <= s < n for s in state.draws + state.queue),
-        "seat out of range",
+        "player, draws, queue: seat out of range",
     )
-    need(phase == DRAW or not state.draws, "pending draws belong to the draw phase")
-    need(phase != DRAW or (state.draws and sum(state.deck) > 0), "a draw needs a card")
-    need(phase in (QUAKE_ROLL, INSPECT) or not state.queue, "queue outside a special")
-    need(0 <= state.discards_left <= MAX_DISCARDS and state.turns >= 0, "counters out of range")
-    need((state.winner >= 0) <= (phase == GAME_OVER) and -1 <= state.winner < n, "winner")
-    need(state.after_draws in AFTER_DRAWS, "draws lead to the deal's end or a build/attack step")
+    need(phase == DRAW or not state.draws, "draws, phase: pending draws belong to the draw phase")
+    need(
+        phase != DRAW or (state.draws and sum(state.deck) > 0),
+        "draws, deck, phase: a draw needs a card",
+    )
+    need(phase in (QUAKE_ROLL, INSPECT) or not state.queue, "queue, phase: queue outside a special")
+    need(
+        0 <= state.discards_left <= MAX_DISCARDS and state.turns >= 0,
+        "discards_left, turns: counters out of range",
+    )
+    need((state.winner >= 0) <= (phase == GAME_OVER) and -1 <= state.winner < n, "winner: winner")
+    need(
+        state.after_draws in AFTER_DRAWS,
+        "after_draws: draws lead to the deal's end or a build/attack step",
+    )
     need(
         (state.player < 0) == (phase == DRAW and state.after_draws == PICK_START)
         or phase == PICK_START,
-        "only the deal comes before the first turn",
+        "player, phase, after_draws: only the deal comes before the first turn",
     )
-    need(phase not in (QUAKE_ROLL, INSPECT) or bool(state.queue), "a special with nobody left")
-    need(phase != SPANK_ROLL or can_spank(state, state.player), "spank roll out of reach")
+    need(
+        phase not in (QUAKE_ROLL, INSPECT) or bool(state.queue),
+        "queue, phase: a special with nobody left",
+    )
+    need(
+        phase != SPANK_ROLL or can_spank(state, state.player),
+        "phase, towers, monkey, player: spank roll out of reach",
+    )
     in_attack = phase in (
         ATTACK_PLAYER,
         ATTACK_LEVEL,
@@ -134,37 +164,58 @@ def validate(state: SpankState, game: SpankTheMonkey) -> None:
         ATTACK_ROLL,
         COLLAPSE_ROLL,
     )
-    need(in_attack == bool(state.attack), "a pending attack belongs to the attack steps")
+    need(
+        in_attack == bool(state.attack),
+        "attack, phase: a pending attack belongs to the attack steps",
+    )
     if state.attack:
         _validate_attack(state, need, n)
     need(
         phase != INSPECT or all(sum(state.hands[s]) > 0 for s in state.queue),
-        "an inspection needs a card to take",
+        "queue, hands, phase: an inspection needs a card to take",
     )
     if phase in DECISION_PHASES:
-        need(bool(game.legal_actions(state)), "nothing legal to do")
+        need(
+            bool(game.legal_actions(state)),
+            "phase, hands, towers, player, attack: nothing legal to do",
+        )
 
 
 def _validate_attack(state: SpankState, need, n: int) -> None:
-    need(len(state.attack) == 5, "attack is [card, target, level, defense, redirected]")
+    need(len(state.attack) == 5, "attack: attack is [card, target, level, defense, redirected]")
     card, target, level, defense, redirected = state.attack
     phase = state.phase
-    need(card in ATTACK_TYPES, "the pending attack needs an attack card")
-    need(defense == NO_CARD or defense in DEFENSE_TYPES, "defense card")
-    need(redirected in (0, 1) and (not redirected or defense == TRAMPOLINE), "redirect")
+    need(card in ATTACK_TYPES, "attack: the pending attack needs an attack card")
+    need(defense == NO_CARD or defense in DEFENSE_TYPES, "attack: defense card")
+    need(redirected in (0, 1) and (not redirected or defense == TRAMPOLINE), "attack: redirect")
     if phase == ATTACK_PLAYER:
-        need(target == -1 and level == -1 and defense == NO_CARD, "no target chosen yet")
+        need(
+            target == -1 and level == -1 and defense == NO_CARD,
+            "attack, phase: no target chosen yet",
+        )
         return
-    need(0 <= target < n and (target != state.player or redirected), "attack target seat")
+    need(
+        0 <= target < n and (target != state.player or redirected),
+        "attack, player, phase: attack target seat",
+    )
     if phase == ATTACK_LEVEL:
-        need(level == -1 and defense == NO_CARD, "no level chosen yet")
+        need(level == -1 and defense == NO_CARD, "attack, phase: no level chosen yet")
         return
-    need(phase != DEFEND or (defense == NO_CARD and not redirected), "one defense only")
+    need(
+        phase != DEFEND or (defense == NO_CARD and not redirected),
+        "attack, phase: one defense only",
+    )
     need(
         phase != TRAMPOLINE_TARGET or (defense == TRAMPOLINE and not redirected),
-        "a Trampoline picks the new tower",
+        "attack, phase: a Trampoline picks the new tower",
     )
     if phase == COLLAPSE_ROLL:
-        need(0 <= level < len(state.towers[target]), "nothing above the card to collapse")
+        need(
+            0 <= level < len(state.towers[target]),
+            "attack, towers, phase: nothing above the card to collapse",
+        )
     else:
-        need(0 <= level < len(state.towers[target]), "the target card is not in the tower")
+        need(
+            0 <= level < len(state.towers[target]),
+            "attack, towers, phase: the target card is not in the tower",
+        )

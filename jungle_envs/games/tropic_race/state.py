@@ -52,43 +52,83 @@ def validate(state: TropicRaceState, game: TropicRace) -> None:
             raise StateError(message)
 
     n, phase = game.num_players, state.phase
-    need(0 <= phase < len(PHASE_NAMES), f"phase {phase} unknown")
-    need(len(state.monkeys) == n, f"monkeys needs one list per seat ({n})")
+    need(0 <= phase < len(PHASE_NAMES), f"phase: phase {phase} unknown")
+    need(len(state.monkeys) == n, f"monkeys: monkeys needs one list per seat ({n})")
     for seat, locations in enumerate(state.monkeys):
         per = game.monkeys_per_player
-        need(len(locations) == per, f"seat {seat} needs {per} monkeys")
-        need(all(0 <= loc < NUM_LOCATIONS for loc in locations), "a monkey is off the board")
-        need(locations == sorted(locations), "monkey locations must be sorted")
+        need(len(locations) == per, f"monkeys: seat {seat} needs {per} monkeys")
+        need(
+            all(0 <= loc < NUM_LOCATIONS for loc in locations), "monkeys: a monkey is off the board"
+        )
+        need(locations == sorted(locations), "monkeys: monkey locations must be sorted")
     on_board = [loc for seat in state.monkeys for loc in seat if loc not in (START, GOAL)]
-    need(len(set(on_board)) == len(on_board), "two monkeys share a field")
-    need(state.lion in LAND and state.lion not in on_board, "the lion must stand alone on land")
-    need(len(state.slots) == SLOTS and len(state.supply) == len(TILE_KINDS), "river shape")
-    need(all(c >= 0 for c in state.supply), "supply counts must be >= 0")
+    need(len(set(on_board)) == len(on_board), "monkeys: two monkeys share a field")
+    need(
+        state.lion in LAND and state.lion not in on_board,
+        "lion, monkeys: the lion must stand alone on land",
+    )
+    need(
+        len(state.slots) == SLOTS and len(state.supply) == len(TILE_KINDS),
+        "slots, supply: river shape",
+    )
+    need(all(c >= 0 for c in state.supply), "supply: supply counts must be >= 0")
     laid = [kind for kind in state.slots if kind != NO_TILE]
-    need(all(0 <= kind < len(TILE_KINDS) for kind in laid), "unknown tile kind")
-    need(state.slots[: len(laid)] == laid, "tiles are laid from slot 1 on")
+    need(all(0 <= kind < len(TILE_KINDS) for kind in laid), "slots: unknown tile kind")
+    need(state.slots[: len(laid)] == laid, "slots: tiles are laid from slot 1 on")
     in_play = sum(state.supply) + len(laid)
-    need(in_play <= sum(game.tile_mix), "more tiles than the box holds")
-    need(phase in (LAY_TILE, GAME_OVER) or len(laid) == SLOTS, "the river is not laid")
-    need((phase == LAY_TILE) == (len(laid) < SLOTS), "the river is laid")
+    need(in_play <= sum(game.tile_mix), "supply, slots: more tiles than the box holds")
+    need(
+        phase in (LAY_TILE, GAME_OVER) or len(laid) == SLOTS, "slots, phase: the river is not laid"
+    )
+    need((phase == LAY_TILE) == (len(laid) < SLOTS), "slots, phase: the river is laid")
     if phase == LAY_TILE:
-        need(sum(state.supply) + len(laid) == sum(game.tile_mix), "tiles missing at set-up")
+        need(
+            sum(state.supply) + len(laid) == sum(game.tile_mix),
+            "supply, slots: tiles missing at set-up",
+        )
     for slot, kind in enumerate(state.slots):
         near, far = TILE_TURTLES[kind] if kind != NO_TILE else (False, False)
-        need(near or NEAR_TURTLE[slot] not in on_board, f"a monkey stands on missing NT{slot + 1}")
+        need(
+            near or NEAR_TURTLE[slot] not in on_board,
+            f"monkeys, slots: a monkey stands on missing NT{slot + 1}",
+        )
         # A far turtle is reached only from the near one: its tile must be a bridge.
-        need((near and far) or FAR_TURTLE[slot] not in on_board, f"no way onto FT{slot + 1}")
-    need((state.player == -1) == (phase in (LAY_TILE, PICK_START)), "player and phase disagree")
-    need(-1 <= state.player < n, "player out of range")
-    need(state.then in (0, THEN_END_TURN) and state.rolls >= 0, "then/rolls out of range")
-    need((state.steps > 0) == (phase == MOVE), "steps belong to a move")
-    need(0 <= state.steps <= game.max_steps, "steps out of range")
+        need(
+            (near and far) or FAR_TURTLE[slot] not in on_board,
+            f"monkeys, slots: no way onto FT{slot + 1}",
+        )
+    need(
+        (state.player == -1) == (phase in (LAY_TILE, PICK_START)),
+        "player, phase: player and phase disagree",
+    )
+    need(-1 <= state.player < n, "player: player out of range")
+    need(
+        state.then in (0, THEN_END_TURN) and state.rolls >= 0,
+        "then, rolls: then/rolls out of range",
+    )
+    need((state.steps > 0) == (phase == MOVE), "steps, phase: steps belong to a move")
+    need(0 <= state.steps <= game.max_steps, "steps: steps out of range")
     over = phase == GAME_OVER
-    need(state.volcano == (over and sum(state.supply) == 0), "the volcano is the empty supply")
-    need(over or phase == LAY_TILE or sum(state.supply) > 0, "an empty supply ends the game")
+    need(
+        state.volcano == (over and sum(state.supply) == 0),
+        "volcano, phase, supply: the volcano is the empty supply",
+    )
+    need(
+        over or phase == LAY_TILE or sum(state.supply) > 0,
+        "supply, phase: an empty supply ends the game",
+    )
     finished = [s for s in range(n) if all(loc == GOAL for loc in state.monkeys[s])]
-    need(len(finished) <= 1, "two players cannot both be home")
-    need(over == bool(finished or state.volcano), "a game ends by a win or the volcano")
+    need(len(finished) <= 1, "monkeys: two players cannot both be home")
+    need(
+        over == bool(finished or state.volcano),
+        "phase, monkeys, volcano: a game ends by a win or the volcano",
+    )
     for kind, total in enumerate(game.tile_mix):
-        need(state.supply[kind] + laid.count(kind) <= total, f"too many {TILE_KINDS[kind]} tiles")
-    need(phase not in (MOVE, LION) or bool(game.legal_actions(state)), "nothing legal to do")
+        need(
+            state.supply[kind] + laid.count(kind) <= total,
+            f"supply, slots: too many {TILE_KINDS[kind]} tiles",
+        )
+    need(
+        phase not in (MOVE, LION) or bool(game.legal_actions(state)),
+        "phase, monkeys, lion, steps, slots: nothing legal to do",
+    )
