@@ -3,6 +3,7 @@
 A config is a nested dict. ``load_config`` starts from ``DEFAULTS``, applies the game's file
 (``training/configs/<game>.json``) or a file given with ``--config``, then ``key=value``
 overrides such as ``ppo.learning_rate=1e-4`` (values are parsed as JSON when they can be).
+``training.validate`` checks the result, field by field, before a run writes or starts anything.
 """
 
 from __future__ import annotations
@@ -13,6 +14,11 @@ from pathlib import Path
 from typing import Any
 
 CONFIG_DIR = Path(__file__).parent / "configs"
+
+
+class ConfigError(ValueError):
+    """A config, override or config file that cannot be used; the message names the field."""
+
 
 DEFAULTS: dict[str, Any] = {
     "env": "jungle_envs/JungleSweep-v0",
@@ -82,7 +88,7 @@ def merge(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
 
 def parse_override(text: str) -> tuple[list[str], Any]:
     if "=" not in text:
-        raise ValueError(f"an override looks like key.sub=value, got {text!r}")
+        raise ConfigError(f"an override looks like key.sub=value, got {text!r}")
     key, raw = text.split("=", 1)
     return key.split("."), parse_value(raw)
 
@@ -104,10 +110,10 @@ def apply_override(config: dict[str, Any], path: list[str], value: Any) -> None:
     node = config
     for part in path[:-1]:
         if not isinstance(node.get(part), dict):
-            raise ValueError(f"unknown config section {'.'.join(path[:-1])!r}")
+            raise ConfigError(f"unknown config section {'.'.join(path[:-1])!r}")
         node = node[part]
     if path[-1] not in node and tuple(path[:-1]) not in {(name,) for name in OPEN_SECTIONS}:
-        raise ValueError(f"unknown config key {'.'.join(path)!r}; known here: {sorted(node)}")
+        raise ConfigError(f"unknown config key {'.'.join(path)!r}; known here: {sorted(node)}")
     node[path[-1]] = value
 
 
@@ -117,9 +123,28 @@ def load_config(
     config = copy.deepcopy(DEFAULTS)
     source = Path(file) if file else game_config_path(env_id or DEFAULTS["env"])
     if file or source.exists():
-        config = merge(config, json.loads(source.read_text()))
+        config = merge(config, read_config_file(source))
     if env_id:
         config["env"] = env_id
     for text in overrides:
         apply_override(config, *parse_override(text))
     return config
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """A config file's object, or a ConfigError naming the file and what is wrong with it."""
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"config file {str(path)!r} does not exist") from None
+    except IsADirectoryError:
+        raise ConfigError(f"config file {str(path)!r} is a folder, not a JSON file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config file {str(path)!r} cannot be read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"config file {str(path)!r} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(
+            f"config file {str(path)!r} must hold a JSON object, got {type(data).__name__}"
+        )
+    return data

@@ -23,9 +23,10 @@ import time
 from typing import Any
 
 import jungle_envs
-from jungle_envs.core.policies import is_model, trained_on
+from jungle_envs.core.policies import POLICY_REGISTRY, is_model, trained_on
 from jungle_envs.evaluation import EvaluationResult, evaluate, merge_results, wilson_interval
 from training.config import parse_value
+from training.validate import fail, opponent_known
 
 
 def _run(job: tuple) -> EvaluationResult:
@@ -127,7 +128,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         args.options = parse_options(args.option)
     except ValueError as exc:
         parser.error(str(exc))
+    check_args(args)
     return args
+
+
+def check_args(args: argparse.Namespace) -> None:
+    """Fail in one line, before any game is played, on what the evaluation could not use."""
+    for flag, value, low in (("--games", args.games, 1), ("--workers", args.workers, 1),
+                             ("--seed", args.seed, 0), ("--players", args.players, 1)):  # fmt: skip
+        if value is not None and value < low:
+            fail(f"evaluate: error: {flag} must be an integer >= {low}, got {value}")
+    specs = [("--agent", args.agent)]
+    specs += [("--opponents", name) for name in args.opponents.split(",")]
+    for flag, name in specs:
+        if not opponent_known(name):
+            fail(
+                f"evaluate: error: {flag} {name!r} is neither a built-in player "
+                f"({', '.join(sorted(POLICY_REGISTRY))}), a model file that exists nor "
+                f"rllib:CHECKPOINT_DIR"
+            )
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
@@ -147,6 +166,12 @@ def main(argv: list[str] | None = None) -> dict:
     if args.env is None:
         trained = trained_on(args.agent) if is_model(args.agent) else None
         args.env = trained["env"] if trained else "jungle_envs/JungleSweep-v0"
+    counts = jungle_envs.game_class(args.env).spec.player_counts
+    if args.players is not None and args.players not in counts:
+        fail(
+            f"evaluate: error: --players must be from {counts.start} to {counts.stop - 1} "
+            f"for {args.env}, got {args.players}"
+        )
     start = time.perf_counter()
     result = run_evaluation(
         args.env,

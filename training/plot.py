@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
+from training.validate import fail
+
 
 def training_curve(run: Path) -> tuple[list[float], list[float]]:
     steps, rewards = [], []
@@ -70,7 +72,16 @@ def plot_run(run: Path) -> Path:
     return path
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> Path:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("run", type=Path)
-    print(plot_run(parser.parse_args().run))
+    run = parser.parse_args(argv).run
+    if not run.is_dir():
+        fail(f"plot: error: {str(run)!r} is not a run folder (no such folder)")
+    path = plot_run(run)
+    print(path)
+    return path
+
+
+if __name__ == "__main__":
+    main()

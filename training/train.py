@@ -23,14 +23,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.logger import configure
 
 from training.common import (
-    built_in,
     make_vec_env,
     mark_trained_on,
     new_model,
@@ -38,9 +36,10 @@ from training.common import (
     set_opponent_pool,
     uses_pool,
 )
-from training.config import load_config
+from training.config import DEFAULTS, ConfigError, load_config, merge, read_config_file
 from training.plot import plot_run
 from training.selfplay import SnapshotCallback, SnapshotPool, atomic_save, atomic_write_text
+from training.validate import check_config, fail, split_opponents
 
 PACKAGES = ("jungle-envs", "gymnasium", "numpy", "torch", "stable-baselines3", "sb3-contrib")
 
@@ -58,7 +57,7 @@ def versions() -> dict[str, str]:
 def opponents_for(config: dict[str, Any], out: Path) -> Any:
     spec = config["opponents"]
     if spec != "self":
-        return spec.split(",") if isinstance(spec, str) and "," in spec else spec
+        return split_opponents(spec)
     players = config["players"]
     sp = config["self_play"]
     return [
@@ -204,15 +203,26 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, dict | None]:
+    """The run's config, folder and checkpoint to resume from (None for a new run); a
+    ConfigError before anything is written if the config would not run."""
     if args.resume:
         out = args.resume
-        config = json.loads((out / "config.json").read_text())
+        if not (out / "config.json").is_file():
+            what = "has no config.json (is it a run folder?)" if out.is_dir() else "does not exist"
+            raise ConfigError(f"--resume {str(out)!r} {what}")
+        # a run saved before a key was added to the defaults gets the default
+        config = merge(DEFAULTS, read_config_file(out / "config.json"))
         latest_file = out / "checkpoints" / "latest.json"
         if not latest_file.exists():
-            raise SystemExit(f"{out} has no checkpoint to resume from")
-        if args.timesteps:
+            raise ConfigError(f"--resume {str(out)!r} has no checkpoint to resume from")
+        if args.timesteps is not None:
             config["timesteps"] = args.timesteps
-        return config, out, json.loads(latest_file.read_text())
+        check_config(config)
+        try:
+            latest = json.loads(latest_file.read_text())
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{latest_file} is not valid JSON: {exc}") from None
+        return config, out, latest
     config = load_config(args.env, args.config, args.set)
     for key in ("players", "opponents", "timesteps", "n_envs", "seed"):
         value = getattr(args, key)
@@ -221,34 +231,26 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, dict | None
     if args.opponents is not None and not any(s.startswith("curriculum=") for s in args.set):
         # --opponents names the opponents of the whole run: the config's curriculum is off
         config["curriculum"] = []
+    check_config(config)
     if config["players"] is None:
         import jungle_envs
 
         config["players"] = jungle_envs.game_class(config["env"]).spec.default_players
     stem = config["env"].split("/")[-1].removesuffix("-v0")
     out = args.out or Path("runs") / f"{stem}-seed{config['seed']}"
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"--out {str(out)!r} is a file, not a run folder")
     return config, out, None
 
 
 def main(argv: list[str] | None = None) -> Path:
     args = parse_args(argv)
-    config, out, latest = resolve(args)
-    if (config["curriculum"] or uses_pool(config)) and (
-        not built_in(config["opponents"]) or config["vec_env"] == "python"
-    ):
-        raise SystemExit(
-            "a curriculum or a league pool works on the compiled vector env: use mixtures "
-            "of random, heuristic and pool, and vec_env auto or compiled"
-        )
-    for stage in config["curriculum"]:
-        if not built_in(stage["opponents"]) or not isinstance(stage["opponents"], dict):
-            raise SystemExit(
-                f"a curriculum stage's opponents are a mixture of random, heuristic and "
-                f"pool; got {stage['opponents']!r}"
-            )
+    try:
+        config, out, latest = resolve(args)
+    except ConfigError as exc:
+        # one line and status 2, before the run folder or a worker process exists
+        fail(f"config error: {exc}")
     env_kwargs = {"num_players": config["players"], **config["env_options"]}
-    # a bad player count or game option fails here, by name, before worker processes start
-    gym.make(config["env"], **env_kwargs).close()
     out.mkdir(parents=True, exist_ok=True)
     session = len(list((out / "logs").glob("session-*"))) if (out / "logs").exists() else 0
     if latest is None:
@@ -269,7 +271,7 @@ def main(argv: list[str] | None = None) -> Path:
         n_envs=1,
         seed=config["seed"] + 10_000,
         vectorization="python",
-        opponents=config["eval"]["opponents"],
+        opponents=split_opponents(config["eval"]["opponents"]),
         **env_kwargs,
     )
     ppo = dict(config["ppo"])
