@@ -23,9 +23,9 @@ ENV_ID = "jungle_envs/JungleSweep-v0"
 
 
 def test_other_players_coconut_values_never_reach_the_observation():
-    game, state = position(RING_A, pool="0 1 2 3")
-    other = state.copy()
-    state.coconuts[1], other.coconuts[1] = [1, 1], [4, 4]  # same count, other values
+    game, state = position(RING_A, pool="0 1 2 3", round_index=1)
+    other = state.copy()  # round 0 handed out coconuts: same count, other values
+    state.coconuts[1], other.coconuts[1] = [1, 1], [4, 4]
     state.supply[game.coconut_values.index(1)] -= 2
     other.supply[game.coconut_values.index(4)] -= 2
     game.validate_state(state)

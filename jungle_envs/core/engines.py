@@ -125,9 +125,6 @@ class CompiledEngine:
     def __init__(
         self, game: Game, skip_forced_actions: bool, score_reward: bool, twin: Any
     ) -> None:
-        from jungle_envs.core.compiled import runner
-        from jungle_envs.core.compiled.engine import bind
-
         self.game, self.twin = game, twin
         self.skip_forced = skip_forced_actions
         self.score_reward = score_reward
@@ -142,12 +139,28 @@ class CompiledEngine:
         self.done = False
         self.learner = 0
         self._dealt = False
+        self._bind()
+
+    def _bind(self) -> None:
+        from jungle_envs.core.compiled import runner
+        from jungle_envs.core.compiled.engine import bind
+
         # The compiled entry point itself: no numba type dispatch on every call.
         self._call = bind(
-            runner.env_call, twin.cfg, self._row, self._streams, 0, self._kinds, False, True,
-            False, True, 0, self._obs, self._mask, self._scores, self._results,
+            runner.env_call, self.twin.cfg, self._row, self._streams, 0, self._kinds, False,
+            True, False, True, 0, self._obs, self._mask, self._scores, self._results,
         )  # fmt: skip
         self._runner = runner
+
+    # A compiled function and a module do not pickle: a copy binds its own.
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        del state["_call"], state["_runner"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind()
 
     @property
     def mask(self) -> np.ndarray:

@@ -159,7 +159,10 @@ class JungleEnv(gym.Env):
             ):
                 break
         else:
-            raise RuntimeError("no game gave the learner a decision")
+            raise RuntimeError(
+                f"no game in {MAX_RESETS_WITHOUT_DECISION} deals gave the learner a decision: "
+                f"the options {self.game.options} may leave seat {self.agent_seat} nothing to do"
+            )
         self._started = True
         self._steps = 0
         return self._observation(), self._info()

@@ -15,8 +15,9 @@ samples the outcome with its own generator; a test applies whichever outcome it 
 from __future__ import annotations
 
 import json
+import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -51,6 +52,22 @@ class Option:
             return self.check(value)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"invalid value for option {self.name!r}: {exc}") from None
+
+
+def integer_keys(value: Mapping[Any, Any], what: str) -> dict[int, Any]:
+    """A mapping's keys as ints, numeric strings included: JSON (config files, the command
+    line, saved states) can only key by strings."""
+    keys: dict[int, Any] = {}
+    for key, item in value.items():
+        number = key
+        if isinstance(key, str) and re.fullmatch(r"[+-]?\d+", key.strip()):
+            number = int(key)
+        if isinstance(number, bool) or not isinstance(number, (int, np.integer)):
+            raise ValueError(f"{what} must be integers (or numeric strings), got {key!r}")
+        if int(number) in keys:
+            raise ValueError(f"{what}: {key!r} repeats the key {int(number)}")
+        keys[int(number)] = item
+    return keys
 
 
 @dataclass(frozen=True)
@@ -224,6 +241,17 @@ class Game(ABC):
     def heuristic_policy(self) -> Any:
         """The game's rule-based policy (an object with ``act(obs, mask, rng)``)."""
 
+    def check_seat(self, seat: Any, what: str = "seat") -> int:
+        """``seat`` as an int, or a ValueError: a seat of -1 would wrap round to the last
+        seat's hidden cards, one past the end to an IndexError deep in a view."""
+        if (
+            isinstance(seat, (bool, np.bool_))
+            or not isinstance(seat, (int, np.integer))
+            or not 0 <= seat < self.num_players
+        ):
+            raise ValueError(f"{what} must be a seat in 0..{self.num_players - 1}, got {seat!r}")
+        return int(seat)
+
     def sample_chance(self, state: GameState, rng: np.random.Generator) -> int:
         """An outcome of the pending chance event, drawn with ``rng``.
 
@@ -252,7 +280,9 @@ class Game(ABC):
             raise IllegalActionError("no chance event is pending")
         event = self.chance_event(state)
         possible = [o for o, p in event.distribution().items() if p > 0]
-        if outcome not in possible:
+        # 0.0 == 0 and True == 1: only an integer is an outcome
+        integer = isinstance(outcome, (int, np.integer)) and not isinstance(outcome, bool)
+        if not integer or outcome not in possible:
             raise IllegalActionError(
                 f"{outcome!r} is not a possible outcome of {event.name!r}; possible: {possible}"
             )

@@ -12,6 +12,7 @@ building one. A policy with a ``start_episode(rng)`` method has it called at eve
 from __future__ import annotations
 
 import os
+import zipfile
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -135,9 +136,28 @@ def load_maskable_ppo(path: str | os.PathLike) -> Any:
         raise ImportError(
             "loading a trained model needs the training extra: pip install 'jungle-envs[train]'"
         ) from exc
-    if not os.path.exists(path) and not os.path.exists(f"{path}.zip"):
-        raise FileNotFoundError(f"no MaskablePPO model at {path!r}")
-    return MaskablePPO.load(path, device="cpu")
+    found = os.fspath(path)
+    if os.path.isdir(found):
+        inside = os.path.join(found, "model.zip")
+        hint = f"; the run's model is {inside!r}" if os.path.isfile(inside) else ""
+        raise ValueError(f"{found!r} is a folder, not a MaskablePPO model .zip{hint}")
+    if not os.path.exists(found):
+        found = f"{found}.zip"  # as Stable-Baselines3 looks for it
+        if not os.path.isfile(found):
+            raise FileNotFoundError(f"no MaskablePPO model at {os.fspath(path)!r}")
+    if not zipfile.is_zipfile(found):
+        raise ValueError(f"{found!r} is not a MaskablePPO model (not a zip archive)")
+    try:
+        return MaskablePPO.load(found, device="cpu")
+    except (
+        AssertionError,
+        KeyError,
+        ValueError,
+        RuntimeError,
+        EOFError,
+        zipfile.BadZipFile,
+    ) as exc:
+        raise ValueError(f"{found!r} is not a loadable MaskablePPO model: {exc!r}") from None
 
 
 PolicyFactory = Callable[["Game"], Policy]
@@ -174,7 +194,7 @@ def make_policy(spec: Any, game: Game) -> Policy:
             from jungle_envs.rllib import RLlibPolicy
 
             policy = RLlibPolicy(name.removeprefix("rllib:"))
-        elif name.endswith(".zip") or os.path.exists(name):
+        elif name.endswith(".zip") or os.sep in name or os.path.exists(name):
             policy: Any = MaskablePPOPolicy(name)
         else:
             raise ValueError(
@@ -272,7 +292,27 @@ def opponent_observation(policy: Any, game: Game, state: Any, seat: int) -> np.n
     return observation_game(policy, game).observe(state, seat)
 
 
-def seat_policies(opponents: Any, game: Game) -> Callable[[int], dict[int, Policy]]:
+class SeatPolicies:
+    """Learner seat -> {seat: policy} for every other seat.
+
+    A plain object rather than a closure, so envs pickle with the standard module and a
+    deep copy of an env gets opponents of its own.
+    """
+
+    def __init__(self, by_seat: list[Policy | None], relative: bool) -> None:
+        self.by_seat, self.relative = by_seat, relative
+
+    def __call__(self, learner: int) -> dict[int, Policy]:
+        n = len(self.by_seat)
+        if self.relative:  # entry i plays the i-th seat after the learner
+            return {(learner + 1 + i) % n: self.by_seat[i] for i in range(n - 1)}  # type: ignore[misc]
+        missing = [s for s in range(n) if s != learner and self.by_seat[s] is None]
+        if missing:
+            raise ValueError(f"no opponent given for seat(s) {missing}")
+        return {s: self.by_seat[s] for s in range(n) if s != learner}  # type: ignore[misc]
+
+
+def seat_policies(opponents: Any, game: Game) -> SeatPolicies:
     """Resolve the env's ``opponents`` argument once; map a learner seat to seat->policy.
 
     A single spec plays every other seat. A list of ``num_players - 1`` specs is read in
@@ -284,24 +324,16 @@ def seat_policies(opponents: Any, game: Game) -> Callable[[int], dict[int, Polic
     if isinstance(opponents, (list, tuple)):
         specs: Sequence[Any] = opponents
         if len(specs) == n - 1:
-            policies = [make_policy(s, game) for s in specs]
-            return lambda learner: {(learner + 1 + i) % n: policies[i] for i in range(n - 1)}
+            return SeatPolicies([make_policy(s, game) for s in specs] + [None], relative=True)
         if len(specs) == n:
-            by_seat = [None if s is None else make_policy(s, game) for s in specs]
-
-            def absolute(learner: int) -> dict[int, Policy]:
-                missing = [s for s in range(n) if s != learner and by_seat[s] is None]
-                if missing:
-                    raise ValueError(f"no opponent given for seat(s) {missing}")
-                return {s: by_seat[s] for s in range(n) if s != learner}  # type: ignore[misc]
-
-            return absolute
+            return SeatPolicies(
+                [None if s is None else make_policy(s, game) for s in specs], relative=False
+            )
         raise ValueError(
             f"a list of opponents needs {n - 1} entries (seats after the learner) or {n} "
             f"(one per seat) for {n} players; got {len(specs)}"
         )
     if isinstance(opponents, dict):  # a mixture, drawn for each seat and episode
-        seats = [MixturePolicy(opponents, game) for _ in range(n)]
-        return lambda learner: {s: seats[s] for s in range(n) if s != learner}
+        return SeatPolicies([MixturePolicy(opponents, game) for _ in range(n)], relative=False)
     policy = make_policy(opponents, game)
-    return lambda learner: {s: policy for s in range(n) if s != learner}
+    return SeatPolicies([policy] * n, relative=False)

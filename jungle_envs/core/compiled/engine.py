@@ -40,6 +40,10 @@ class Twin:
             raise TwinUnavailable("the twin's action or observation size differs")
         self._bound: dict[str, object] = {}
 
+    def __reduce__(self):
+        # The twin is a pure function of its game: a copy (pickle, deepcopy) rebuilds it.
+        return (Twin, (self.game,))
+
     # --- state rows ----------------------------------------------------------------------
     def new_row(self) -> np.ndarray:
         row = np.zeros(self.row_size, dtype=np.int32)

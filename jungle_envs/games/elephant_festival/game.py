@@ -7,7 +7,14 @@ from typing import Any
 
 import numpy as np
 
-from jungle_envs.core.game import ChanceEvent, Game, GameSpec, Option, draw_from_counts
+from jungle_envs.core.game import (
+    ChanceEvent,
+    Game,
+    GameSpec,
+    Option,
+    draw_from_counts,
+    integer_keys,
+)
 from jungle_envs.games.elephant_festival import encoding, render, rules
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState, validate
 from jungle_envs.games.elephant_festival.tables import (
@@ -27,6 +34,7 @@ MAX_TILES_PER_COLOR = 200
 def _check_tiles(value: Any) -> dict[int, int]:
     if not isinstance(value, Mapping):
         raise TypeError(f"expected a mapping symbols -> tiles per colour, got {value!r}")
+    value = integer_keys(value, "symbol counts")
     unknown = sorted(set(value) - set(DEFAULT_TILES_PER_COLOR), key=str)
     if unknown:
         raise ValueError(f"unknown symbol counts {unknown}; allowed: 0-{MAX_SYMBOLS}")
@@ -146,9 +154,11 @@ class ElephantFestival(Game):
         return self._observation_size
 
     def observe(self, state, seat, out=None):
-        return encoding.observe(self, state, seat, out)
+        return encoding.observe(self, state, self.check_seat(seat), out)
 
     def render(self, state: ElephantFestivalState, viewer: int | None = None) -> str:
+        if viewer is not None:
+            viewer = self.check_seat(viewer, "viewer")
         return render.render(self, state, viewer)
 
     def heuristic_policy(self):

@@ -8,7 +8,14 @@ from typing import Any
 
 import numpy as np
 
-from jungle_envs.core.game import ChanceEvent, Game, GameSpec, Option, draw_from_counts
+from jungle_envs.core.game import (
+    ChanceEvent,
+    Game,
+    GameSpec,
+    Option,
+    draw_from_counts,
+    integer_keys,
+)
 from jungle_envs.games.jungle_sweep import encoding, render, rules
 from jungle_envs.games.jungle_sweep.rules import broom_reach_distribution
 from jungle_envs.games.jungle_sweep.state import JungleSweepState, validate
@@ -52,6 +59,7 @@ def _check_terrain(value: Any) -> dict[str, int]:
 def _check_coconuts(value: Any) -> dict[int, int]:
     if not isinstance(value, Mapping) or not value:
         raise TypeError(f"expected a mapping coconut value -> count, got {value!r}")
+    value = integer_keys(value, "coconut values")
     for coconut, count in value.items():
         if isinstance(coconut, bool) or not isinstance(coconut, int) or coconut < 0:
             raise ValueError(f"coconut values must be ints >= 0, got {coconut!r}")
@@ -232,9 +240,11 @@ class JungleSweep(Game):
         return self._observation_size
 
     def observe(self, state, seat, out=None):
-        return encoding.observe(self, state, seat, out)
+        return encoding.observe(self, state, self.check_seat(seat), out)
 
     def render(self, state: JungleSweepState, viewer: int | None = None) -> str:
+        if viewer is not None:
+            viewer = self.check_seat(viewer, "viewer")
         return render.render(self, state, viewer)
 
     def heuristic_policy(self):

@@ -207,12 +207,13 @@ def _validate_coconuts(state: JungleSweepState, game: JungleSweep, need, nvals: 
         len(state.awards) <= sum(state.supply),
         "awards, supply: more coconuts owed than the supply holds",
     )
-    # Every round hands out the same number of coconuts, so the round fixes how many are out.
+    # Every round hands out the same number of coconuts, so the round caps how many are out
+    # (and the supply then lasts to the end). Fewer is a position a test may set up.
     handed = game.coconuts_per_round * state.round
     if state.phase == DRAW_COCONUT:
         handed += game.coconuts_per_round - len(state.awards)
     need(
-        sum(drawn.values()) == handed,
-        f"round, coconuts, awards: by round {state.round} the monkeys hold {handed} coconuts, "
-        f"not {sum(drawn.values())}",
+        sum(drawn.values()) <= handed,
+        f"round, coconuts, awards: by round {state.round} the monkeys hold at most {handed} "
+        f"coconuts, not {sum(drawn.values())}",
     )

@@ -152,9 +152,11 @@ class SpankTheMonkey(Game):
         return self._observation_size
 
     def observe(self, state, seat, out=None):
-        return encoding.observe(self, state, seat, out)
+        return encoding.observe(self, state, self.check_seat(seat), out)
 
     def render(self, state: SpankState, viewer: int | None = None) -> str:
+        if viewer is not None:
+            viewer = self.check_seat(viewer, "viewer")
         return render.render(self, state, viewer)
 
     def heuristic_policy(self):

@@ -46,6 +46,8 @@ def _check_die(value: Any) -> list[str]:
         raise ValueError(f"unknown faces {bad}; allowed: 1-{MAX_NUMBER}, {LION_FACE}, {ARROW_FACE}")
     if ARROW_FACE not in faces:
         raise ValueError("keep an ARROW face: the river must move for the volcano to end the game")
+    if set(faces) == {ARROW_FACE}:
+        raise ValueError("keep a number or LION face: with only ARROW faces nobody ever decides")
     return faces
 
 
@@ -193,9 +195,11 @@ class TropicRace(Game):
         return self._observation_size
 
     def observe(self, state, seat, out=None):
-        return encoding.observe(self, state, seat, out)
+        return encoding.observe(self, state, self.check_seat(seat), out)
 
     def render(self, state: TropicRaceState, viewer: int | None = None) -> str:
+        if viewer is not None:
+            viewer = self.check_seat(viewer, "viewer")
         return render.render(self, state, viewer)
 
     def heuristic_policy(self):
