@@ -119,6 +119,10 @@ class JungleAECEnv(AECEnv):
                 self.rewards[agent] = float(returns[seat])
                 self.terminations[agent] = True
                 self.infos[agent] = {"scores": scores, "winners": winners}
+            if getattr(self, "agent_selection", None) not in self.agents:
+                # A deal can end the game before anyone decides (Tropic Race's volcano):
+                # agent_iter still needs an agent to hand each dead step to.
+                self.agent_selection = self.agents[0]
             self._accumulate_rewards()
             return
         self.agent_selection = self.possible_agents[player]

@@ -168,3 +168,19 @@ def test_the_owner_of_an_optional_reroll_or_draw_is_asked_for_it(env_id, phase, 
                 asked.add(len(legal))
             env.step(int(rng.choice(legal)))
     assert 2 in asked  # offered with both answers
+
+
+ONLY_BRIDGES = {"bridge": 6, "near_only": 0, "far_only": 0, "empty": 0}
+
+
+def test_a_game_that_ends_in_the_deal_still_walks_every_agent_out():
+    """Tropic Race with only bridge tiles can empty its supply before anyone decides: the
+    volcano ends the game in the deal (found by the soak)."""
+    ended_in_the_deal = 0
+    for seed in range(40):  # a fresh env each time: nobody has been selected yet
+        env = multiagent.env("TropicRace-v0", num_players=2, tile_mix=ONLY_BRIDGES)
+        trace = play(env, seed)
+        assert env.agents == []
+        ended_in_the_deal += [agent for agent, _, _ in trace] == ["player_0", "player_1"]
+    assert ended_in_the_deal > 0
+    api_test(multiagent.env("TropicRace-v0", num_players=2, tile_mix=ONLY_BRIDGES))
