@@ -8,7 +8,7 @@ RLLIB_VENV ?= .venv-rllib
 RLLIB_PY := $(RLLIB_VENV)/bin/python
 RLLIB_STAMP := $(RLLIB_VENV)/.installed
 
-.PHONY: demo test test-all test-rllib lint bench clean
+.PHONY: demo test test-all test-rllib lint bench soak clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,12 @@ lint: $(STAMP)
 ## Steps per second of every registered env.
 bench: $(STAMP)
 	$(PY) -m benchmarks.step_speed
+
+## The soak: a million random masked games on every game, player count and path, every
+## error reported (benchmarks/soak.py; flags through SOAK_ARGS, e.g. SOAK_ARGS="--seconds 600").
+soak: $(STAMP)
+	$(PY) -m jungle_envs.core.compiled.warmup
+	$(PY) -m benchmarks.soak $(SOAK_ARGS)
 
 clean:
 	rm -rf $(VENV) $(RLLIB_VENV) build *.egg-info .pytest_cache .ruff_cache
