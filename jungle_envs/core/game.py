@@ -14,6 +14,7 @@ samples the outcome with its own generator; a test applies whichever outcome it 
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from abc import ABC, abstractmethod
@@ -236,6 +237,15 @@ class Game(ABC):
     @abstractmethod
     def render(self, state: GameState, viewer: int | None = None) -> str:
         """Readable text; hidden information is shown only to ``viewer`` (all if None)."""
+
+    def render_image(self, state: GameState, viewer: int | None = None) -> np.ndarray:
+        """The table as an RGB picture (uint8, ``(height, width, 3)``, the same size for
+        every state of this game); hidden cards and tiles are drawn face down unless
+        ``viewer`` may see them (all face up if None). Needs Pillow."""
+        if viewer is not None:
+            viewer = self.check_seat(viewer, "viewer")
+        package = type(self).__module__.rsplit(".", 1)[0]
+        return importlib.import_module(f"{package}.image").draw(self, state, viewer)
 
     @abstractmethod
     def heuristic_policy(self) -> Any:
