@@ -238,6 +238,18 @@ class Game(ABC):
     def render(self, state: GameState, viewer: int | None = None) -> str:
         """Readable text; hidden information is shown only to ``viewer`` (all if None)."""
 
+    def describe_outcome(self, state: GameState, outcome: int, viewer: int | None = None) -> str:
+        """The pending chance event's ``outcome`` in words, as ``viewer`` may know it (a
+        card drawn by another seat stays face down; None: everything). Call it before the
+        outcome is applied."""
+        if viewer is not None:
+            viewer = self.check_seat(viewer, "viewer")
+        return self._describe_outcome(state, outcome, viewer)
+
+    def _describe_outcome(self, state: GameState, outcome: int, viewer: int | None) -> str:
+        """Games name their outcomes (and hide secret ones) by overriding this."""
+        return f"{self.chance_event(state).name}: {outcome}"
+
     def render_image(self, state: GameState, viewer: int | None = None) -> np.ndarray:
         """The table as an RGB picture (uint8, ``(height, width, 3)``, the same size for
         every state of this game); hidden cards and tiles are drawn face down unless

@@ -161,6 +161,9 @@ class ElephantFestival(Game):
             viewer = self.check_seat(viewer, "viewer")
         return render.render(self, state, viewer)
 
+    def _describe_outcome(self, state, outcome, viewer):
+        return render.describe_outcome(self, state, outcome, viewer)
+
     def heuristic_policy(self):
         from jungle_envs.games.elephant_festival.heuristic import ElephantFestivalHeuristic
 

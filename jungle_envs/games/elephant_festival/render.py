@@ -103,3 +103,10 @@ def render(game: ElephantFestival, state: ElephantFestivalState, viewer: int | N
     if state.phase == GAME_OVER:
         lines.append("game over: winner(s) " + ", ".join(f"seat {w}" for w in game.winners(state)))
     return "\n".join(lines)
+
+
+def describe_outcome(
+    game: ElephantFestival, state: ElephantFestivalState, outcome: int, viewer: int | None
+) -> str:
+    """A tile drawn from the bag: it goes face up on display, so every viewer knows it."""
+    return f"seat {state.holder} drew a {kind_name(outcome)} from the bag"

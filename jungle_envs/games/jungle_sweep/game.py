@@ -247,6 +247,9 @@ class JungleSweep(Game):
             viewer = self.check_seat(viewer, "viewer")
         return render.render(self, state, viewer)
 
+    def _describe_outcome(self, state, outcome, viewer):
+        return render.describe_outcome(self, state, outcome, viewer)
+
     def heuristic_policy(self):
         from jungle_envs.games.jungle_sweep.heuristic import JungleSweepHeuristic
 

@@ -10,10 +10,15 @@ from jungle_envs.games.jungle_sweep.tables import (
     DIE_FACE_LABELS,
     GAME_OVER,
     HILL_CHOICE,
+    LAY_RING,
     NUM_FACES,
     PALM,
     PHASE_NAMES,
+    REROLL,
+    ROLL,
     ROUNDS,
+    SET_ASIDE,
+    TERRAIN_LABELS,
     TERRAIN_SYMBOLS,
     WATER,
 )
@@ -85,3 +90,22 @@ def result_text(game: JungleSweep, state: JungleSweepState) -> str:
     winners = game.winners(state)
     names = ", ".join(f"seat {w}" for w in winners)
     return f"{names} wins" if len(winners) == 1 else f"{names} share the win"
+
+
+def describe_outcome(
+    game: JungleSweep, state: JungleSweepState, outcome: int, viewer: int | None
+) -> str:
+    """A chance outcome as ``viewer`` may know it: coconut values only to their owner."""
+    if state.phase in (ROLL, REROLL):
+        return f"rolled {DIE_FACE_LABELS[outcome]}"
+    if state.phase == LAY_RING:
+        if outcome >= PALM:
+            return f"laid the palm of monkey {monkey_label(game, outcome - PALM)}"
+        return f"laid a {TERRAIN_LABELS[outcome]} tile"
+    if state.phase == SET_ASIDE:
+        value = outcome if viewer is None else "?"
+        return f"set a coconut aside unseen (value {value})"
+    monkey = state.awards[0]
+    seat = monkey % game.num_players
+    value = outcome if viewer is None or viewer == seat else "?"
+    return f"monkey {monkey_label(game, monkey)} drew a coconut (value {value})"

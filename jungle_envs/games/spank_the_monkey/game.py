@@ -159,6 +159,9 @@ class SpankTheMonkey(Game):
             viewer = self.check_seat(viewer, "viewer")
         return render.render(self, state, viewer)
 
+    def _describe_outcome(self, state, outcome, viewer):
+        return render.describe_outcome(self, state, outcome, viewer)
+
     def heuristic_policy(self):
         from jungle_envs.games.spank_the_monkey.heuristic import SpankTheMonkeyHeuristic
 

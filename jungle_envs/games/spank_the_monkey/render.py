@@ -5,7 +5,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jungle_envs.games.spank_the_monkey.state import NO_CARD, SpankState, tower_height
-from jungle_envs.games.spank_the_monkey.tables import CARDS, GAME_OVER, PHASE_NAMES, SPANK_REACH
+from jungle_envs.games.spank_the_monkey.tables import (
+    ATTACK_ROLL,
+    CARDS,
+    COLLAPSE_ROLL,
+    DRAW,
+    GAME_OVER,
+    INSPECT,
+    PHASE_NAMES,
+    PICK_START,
+    QUAKE_ROLL,
+    SPANK_REACH,
+    SPANK_ROLL,
+)
 
 if TYPE_CHECKING:
     from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
@@ -70,3 +82,28 @@ def render(game: SpankTheMonkey, state: SpankState, viewer: int | None = None) -
         )
         lines.append(f"game over: {result}")
     return "\n".join(lines)
+
+
+# What each roll decides, for the event log.
+ROLL_PURPOSE = {
+    ATTACK_ROLL: "for the attack",
+    COLLAPSE_ROLL: "for the collapse",
+    QUAKE_ROLL: "in the earthquake",
+    SPANK_ROLL: "to spank the monkey",
+}
+
+
+def describe_outcome(
+    game: SpankTheMonkey, state: SpankState, outcome: int, viewer: int | None
+) -> str:
+    """A chance outcome as ``viewer`` may know it: a drawn card only to the one drawing."""
+    if state.phase == DRAW:
+        seat = state.draws[0]
+        card = CARDS[outcome].name if viewer is None or viewer == seat else "a card"
+        return f"seat {seat} drew {card}"
+    if state.phase == INSPECT:  # the card goes to the discard pile, face up
+        return f"seat {state.queue[0]} lost {CARDS[outcome].name} to the inspection"
+    if state.phase == PICK_START:
+        return f"seat {outcome} starts"
+    seat = state.queue[0] if state.phase == QUAKE_ROLL else state.player
+    return f"seat {seat} rolled {outcome} {ROLL_PURPOSE[state.phase]}"

@@ -202,6 +202,9 @@ class TropicRace(Game):
             viewer = self.check_seat(viewer, "viewer")
         return render.render(self, state, viewer)
 
+    def _describe_outcome(self, state, outcome, viewer):
+        return render.describe_outcome(self, state, outcome, viewer)
+
     def heuristic_policy(self):
         from jungle_envs.games.tropic_race.heuristic import TropicRaceHeuristic
 

@@ -5,17 +5,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from jungle_envs.games.tropic_race.tables import (
+    ARROW_CODE,
+    ARROW_FACE,
     FAR_BANK,
     FAR_TURTLE,
     GAME_OVER,
     GOAL,
+    LION_CODE,
+    LION_FACE,
     LOC,
     LOCATION_NAMES,
     NEAR_TURTLE,
     NO_TILE,
     PHASE_NAMES,
+    PICK_START,
+    ROLL,
     SLOTS,
     START,
+    TILE_KINDS,
     TILE_TURTLES,
 )
 
@@ -77,3 +84,15 @@ def render(game: TropicRace, state: TropicRaceState, viewer: int | None = None) 
         winners = ", ".join(f"seat {w}" for w in game.winners(state))
         lines.append(f"game over ({how}): winner(s) {winners}")
     return "\n".join(lines)
+
+
+def describe_outcome(
+    game: TropicRace, state: TropicRaceState, outcome: int, viewer: int | None
+) -> str:
+    """A chance outcome in words (the game has no secrets, so every viewer knows it)."""
+    if state.phase == ROLL:
+        face = {LION_CODE: LION_FACE, ARROW_CODE: ARROW_FACE}.get(outcome, str(outcome))
+        return f"seat {state.player} rolled {face}"
+    if state.phase == PICK_START:
+        return f"seat {outcome} starts"
+    return f"drew a river tile ({TILE_KINDS[outcome].replace('_', '-')})"
