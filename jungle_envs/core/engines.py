@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from jungle_envs.core import events
 from jungle_envs.core.game import CHANCE, TERMINAL, Game, check_action_index
 from jungle_envs.core.policies import (
     MixturePolicy,
@@ -53,6 +54,7 @@ class ReferenceEngine:
         self.mask = np.ones(game.spec.num_actions, dtype=bool)
         self.done = False
         self._last_score = 0.0
+        self.log: list[dict] | None = None  # the event log, when the env keeps one
 
     def new_episode(self, learner: int, opponents: dict, rng, opponent_rng) -> bool:
         """Deal a game and play on to the learner's first decision; False if it ended."""
@@ -60,12 +62,16 @@ class ReferenceEngine:
         self.rng, self.opponent_rng = rng, opponent_rng
         self.state = self.game.new_state()
         self.done = False
+        if self.log is not None:
+            self.log = []
         self._advance()
         self._last_score = self._score()
         return not self.done
 
     def step(self, action: int) -> float:
         """Apply the learner's (legal) action, play on, and return the learner's reward."""
+        if self.log is not None:
+            self.log = [events.decision(self.game, self.learner, action, self.learner)]
         self.game._apply_action(self.state, action)
         self._advance()
         if self.score_reward:
@@ -85,7 +91,10 @@ class ReferenceEngine:
         while True:
             player = game.current_player(state)
             if player == CHANCE:
-                game._apply_chance(state, game.sample_chance(state, self.rng))
+                outcome = game.sample_chance(state, self.rng)
+                if self.log is not None:
+                    self.log.append(events.outcome(game, state, outcome, self.learner))
+                game._apply_chance(state, outcome)
                 continue
             if player == TERMINAL:
                 self.done = True
@@ -94,14 +103,21 @@ class ReferenceEngine:
             mask = game.legal_mask(state)
             if player == self.learner:
                 if self.skip_forced and mask.sum() == 1:
-                    game._apply_action(state, int(mask.argmax()))
+                    action = int(mask.argmax())
+                    if self.log is not None:
+                        self.log.append(events.decision(game, player, action, player, True))
+                    game._apply_action(state, action)
                     continue
                 self.mask = mask
                 return
             policy = self.opponents[player]
             obs = opponent_observation(policy, game, state, player)
-            action = policy.act(obs, mask, self.opponent_rng)
-            game._apply_action(state, checked_opponent_action(game, player, action, mask))
+            action = checked_opponent_action(
+                game, player, policy.act(obs, mask, self.opponent_rng), mask
+            )
+            if self.log is not None:
+                self.log.append(events.decision(game, player, action, self.learner))
+            game._apply_action(state, action)
 
 
 def built_in_kind(policy: Any, game: Game) -> int:
@@ -139,6 +155,7 @@ class CompiledEngine:
         self.done = False
         self.learner = 0
         self._dealt = False
+        self.log: list[dict] | None = None  # the event log, when the env keeps one
         self._bind()
 
     def _bind(self) -> None:
@@ -178,13 +195,17 @@ class CompiledEngine:
                 self._kinds[seat] = built_in_kind(opponents[seat], self.game)
         self._streams[:] = rng.integers(0, 2**63, size=2, dtype=np.uint64)
         self._dealt = True
+        if self.log is not None:
+            self.log = []
         status, _ = self._run(True, 0)
         status, _ = self._play_external(status, 0.0)
         self.done = status == self._runner.DONE
         return not self.done
 
     def step(self, action: int) -> float:
-        status, reward = self._run(False, action)
+        if self.log is not None:
+            self.log = []
+        status, reward = self._run(False, action, self.learner)
         status, reward = self._play_external(status, reward)
         self.done = status == self._runner.DONE
         return float(reward)
@@ -192,10 +213,19 @@ class CompiledEngine:
     def observation(self) -> np.ndarray:
         return self._obs.copy()
 
-    def _run(self, start: bool, action: int) -> tuple[int, float]:
-        return self._call(self.twin.cfg, self._row, self._streams, self.learner, self._kinds,
-                          False, self.skip_forced, self.score_reward, start, action, self._obs,
-                          self._mask, self._scores, self._results)  # fmt: skip
+    def _run(self, start: bool, action: int, actor: int = -1) -> tuple[int, float]:
+        if self.log is not None:
+            from jungle_envs.core.compiled.events import replay
+
+            logged, expected = replay(self, start, action, actor)
+        result = self._call(self.twin.cfg, self._row, self._streams, self.learner, self._kinds,
+                            False, self.skip_forced, self.score_reward, start, action, self._obs,
+                            self._mask, self._scores, self._results)  # fmt: skip
+        if self.log is not None:
+            if not np.array_equal(self._row, expected):
+                raise RuntimeError("the event log's replay and the kernel disagree (a bug)")
+            self.log.extend(logged)
+        return result
 
     def _play_external(self, status: int, reward: float) -> tuple[int, float]:
         """Let opponents that live in Python (models, callables) take their turns."""
@@ -209,5 +239,5 @@ class CompiledEngine:
                 obs = opponent_observation(policy, self.game, self.twin.unpack(self._row), seat)
             action = policy.act(obs, mask, self.opponent_rng)
             action = checked_opponent_action(self.game, seat, action, mask)
-            status, reward = self._run(False, action)
+            status, reward = self._run(False, action, seat)
         return status, reward

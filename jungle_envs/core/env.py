@@ -15,6 +15,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from jungle_envs.core import events
 from jungle_envs.core.engines import CompiledEngine, OpponentError, ReferenceEngine
 from jungle_envs.core.game import Game, IllegalActionError, check_action_index
 from jungle_envs.core.policies import seat_policies
@@ -26,7 +27,8 @@ ENV_OPTIONS = {
     "opponents": "'random', 'heuristic', a model path/object, a policy, a callable, a list, "
     "or a mixture such as {'random': 0.3, 'heuristic': 0.7} (drawn per seat and episode)",
     "agent_seat": "'random' (drawn each reset) or a seat index",
-    "render_mode": "None, 'ansi' or 'human'",
+    "render_mode": "None, 'ansi' (text), 'human' (text printed at every reset and step) or "
+    "'rgb_array' (a picture of the table, needs Pillow)",
     "observation_mode": "'flat' (a float32 vector) or 'dict' (observation + action_mask)",
     "illegal_action": "'lose' (end the episode with -1) or 'raise'",
     "reward": "'win' (+1 sole win, 0 shared/no winner, -1 loss) or 'score' (score gained)",
@@ -34,12 +36,14 @@ ENV_OPTIONS = {
     "engine": "'auto' (the compiled twin when the game has one), 'compiled' or 'reference'",
     "step_limit": "learner decisions after which an episode is truncated (default: the "
     "game's bound; None: never)",
+    "event_log": "hand over info['events']: every decision and chance outcome since the "
+    "learner's last decision, as the learner may know them (default False)",
 }
 CHOICES = {
     "observation_mode": ("flat", "dict"),
     "illegal_action": ("lose", "raise"),
     "reward": ("win", "score"),
-    "render_mode": (None, "ansi", "human"),
+    "render_mode": (None, "ansi", "human", "rgb_array"),
     "engine": ("auto", "compiled", "reference"),
 }
 MAX_RESETS_WITHOUT_DECISION = 100
@@ -56,7 +60,10 @@ class UnsupportedRenderMode(ValueError, TypeError):
 class JungleEnv(gym.Env):
     """Generic multi-player env; subclasses set ``game_class`` and the docstring."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "render_fps": 2,
+    }
     game_class: ClassVar[type[Game]]
 
     def __init__(
@@ -71,6 +78,7 @@ class JungleEnv(gym.Env):
         skip_forced_actions: bool = True,
         engine: str = "auto",
         step_limit: int | None = -1,
+        event_log: bool = False,
         **game_options: Any,
     ) -> None:
         spec = self.game_class.spec
@@ -119,6 +127,8 @@ class JungleEnv(gym.Env):
                 f"skip_forced_actions must be True or False, got {skip_forced_actions!r}"
             )
         self.skip_forced_actions = bool(skip_forced_actions)
+        if not isinstance(event_log, (bool, np.bool_)):
+            raise ValueError(f"event_log must be True or False, got {event_log!r}")
         self._resolve_opponents = resolve
 
         n_actions = spec.num_actions
@@ -132,6 +142,9 @@ class JungleEnv(gym.Env):
             self.observation_space = flat
 
         self.engine = make_engine(game, engine, self.skip_forced_actions, reward == "score")
+        self.event_log = bool(event_log)
+        if self.event_log:
+            self.engine.log = []
         self.step_limit = check_step_limit(step_limit, spec.max_decisions)
         self.agent_seat = 0
         self._steps = 0
@@ -165,6 +178,8 @@ class JungleEnv(gym.Env):
             )
         self._started = True
         self._steps = 0
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(self, action: Any):
@@ -191,6 +206,8 @@ class JungleEnv(gym.Env):
         truncated = (
             not engine.done and self.step_limit is not None and self._steps >= self.step_limit
         )
+        if self.render_mode == "human":
+            self.render()
         if truncated:
             engine.done = True  # the episode is over; the game itself is not
             return self._observation(), reward, False, True, self._info(final=False)
@@ -208,11 +225,19 @@ class JungleEnv(gym.Env):
         nothing); None before the first reset."""
         return self.engine.state
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The table as the learner sees it (everything once the game is over): text for
+        "ansi", a picture for "rgb_array"; "human" prints the text (also at every reset
+        and step, as Gymnasium's convention asks). With the event log on, the text ends
+        with what happened since the learner's last decision."""
         if not self._started or self.render_mode is None:
             return None
         viewer = None if self.engine.done else self.agent_seat
+        if self.render_mode == "rgb_array":
+            return self.game.render_image(self.engine.state, viewer)
         text = self.game.render(self.engine.state, viewer)
+        if self.event_log and self.engine.log:
+            text += "\nsince your last decision:\n" + events.as_text(self.engine.log)
         if self.render_mode == "human":
             print(text)
             return None
@@ -231,6 +256,8 @@ class JungleEnv(gym.Env):
             "action_mask": engine.mask.astype(np.int8),
             "agent_seat": self.agent_seat,
         }
+        if self.event_log:
+            info["events"] = list(engine.log)
         if engine.done and final:
             info.update(self.game.final_info(engine.state))
         return info
