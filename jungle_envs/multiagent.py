@@ -36,7 +36,11 @@ from jungle_envs.core.registry import game_class
 class JungleAECEnv(AECEnv):
     """One game of the package as a PettingZoo AEC environment."""
 
-    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 4}
+    metadata = {
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
 
     def __init__(
         self,
@@ -46,8 +50,9 @@ class JungleAECEnv(AECEnv):
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi", "human"):
-            raise ValueError(f"render_mode={render_mode!r} is not one of [None, 'ansi', 'human']")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            modes = [None, *self.metadata["render_modes"]]
+            raise ValueError(f"render_mode={render_mode!r} is not one of {modes}")
         self.game = game_class(game)(num_players, **options)
         spec = self.game.spec
         self.metadata = {**self.metadata, "name": f"{spec.name}_v0"}
@@ -80,6 +85,8 @@ class JungleAECEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._advance()
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
@@ -128,9 +135,14 @@ class JungleAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[player]
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The whole table, hidden cards included (the view of a spectator): text for
+        "ansi" and "human" (printed, also at every reset and step), a picture for
+        "rgb_array"."""
         if self.render_mode is None or self.state is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self.game.render_image(self.state)
         text = self.game.render(self.state)
         if self.render_mode == "human":
             print(text)

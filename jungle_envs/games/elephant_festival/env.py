@@ -43,7 +43,7 @@ class ElephantFestivalEnv(JungleEnv):
     ## Arguments
     `num_players` (2-5, default 4), `opponents`, `agent_seat`, `render_mode`,
     `observation_mode`, `illegal_action`, `reward`, `skip_forced_actions`, `engine`,
-    `step_limit`, and the game
+    `step_limit`, `event_log`, and the game
     options `tiles_per_color` (symbols -> tiles of each colour, default {0: 5, 1: 5,
     2: 4, 3: 3, 4: 2, 5: 1}) and `grid` (side of the ground, odd, default 9).
     """

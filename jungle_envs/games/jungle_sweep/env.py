@@ -44,14 +44,15 @@ class JungleSweepEnv(JungleEnv):
     ## Arguments
     `num_players` (2-6, default 4), `opponents` (`"random"`, `"heuristic"`, a MaskablePPO
     model or path, an object with `act(obs, mask, rng)`, a callable, or a list per seat),
-    `agent_seat` (`"random"` or a seat), `render_mode` (`None`, `"ansi"`, `"human"`),
+    `agent_seat` (`"random"` or a seat), `render_mode` (`None`, `"ansi"`, `"human"`,
+    `"rgb_array"`),
     `observation_mode` (`"flat"`, `"dict"`), `illegal_action` (`"lose"`, `"raise"`),
     `reward` (`"win"`, `"score"`), `skip_forced_actions` (default True), `engine`
-    (`"auto"`: the compiled twin; `"compiled"`, `"reference"`), `step_limit`, and the game
-    options `terrain` (non-palm tiles, default 8 paths, 1 quicksand, 1 clearing, 2 water
-    holes, 2 hills), `coconuts` (value -> count, default {0: 4, 1: 6, 2: 5, 3: 3, 4: 2}),
-    `move_features` (default False: add where each die face would take my monkey) and
-    `max_dice_rounds` (default 200).
+    (`"auto"`: the compiled twin; `"compiled"`, `"reference"`), `step_limit`, `event_log`,
+    and the game options `terrain` (non-palm tiles, default 8 paths, 1 quicksand, 1
+    clearing, 2 water holes, 2 hills), `coconuts` (value -> count, default {0: 4, 1: 6,
+    2: 5, 3: 3, 4: 2}), `move_features` (default False: add where each die face would
+    take my monkey) and `max_dice_rounds` (default 200).
     """
 
     game_class = JungleSweep

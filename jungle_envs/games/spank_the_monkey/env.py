@@ -46,7 +46,7 @@ class SpankTheMonkeyEnv(JungleEnv):
     ## Arguments
     `num_players` (2-6, default 4), `opponents`, `agent_seat`, `render_mode`,
     `observation_mode`, `illegal_action`, `reward`, `skip_forced_actions`, `engine`,
-    `step_limit`, and the game
+    `step_limit`, `event_log`, and the game
     options `deck` (card name -> copies, a partial mapping overrides the table),
     `monkey_base` (default 14: the monkey starts at 14 minus the players) and
     `monkey_floor` (default 5: a Banana Peel never takes it lower).

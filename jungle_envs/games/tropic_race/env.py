@@ -46,7 +46,7 @@ class TropicRaceEnv(JungleEnv):
     ## Arguments
     `num_players` (2-5, default 4), `opponents`, `agent_seat`, `render_mode`,
     `observation_mode`, `illegal_action`, `reward`, `skip_forced_actions`, `engine`,
-    `step_limit` (see the README),
+    `step_limit`, `event_log` (see the README),
     and the game options `die_faces` (default 1-6, LION x2, ARROW x2), `tile_mix` (default
     10 bridges, 4 near-only, 3 far-only, 3 empty), `lion_start` (default "B5"),
     `die_fields` (default T2, B2, B8), `arrow_fields` (default B4, B6) and `monkeys` (per
