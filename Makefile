@@ -51,7 +51,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.step_speed
 
 ## The soak: a million random masked games on every game, player count and path, every
-## error reported (benchmarks/soak.py; flags through SOAK_ARGS, e.g. SOAK_ARGS="--seconds 600").
+## error reported (benchmarks/soak/; flags through SOAK_ARGS, e.g. SOAK_ARGS="--seconds 600").
 soak: $(STAMP)
 	$(PY) -m jungle_envs.core.compiled.warmup
 	$(PY) -m benchmarks.soak $(SOAK_ARGS)

@@ -1,4 +1,4 @@
-"""The soak command (``benchmarks/soak.py``) on a small slice, and on games broken on purpose.
+"""The soak command (``benchmarks/soak/``) on a small slice, and on games broken on purpose.
 
 CI plays a few games of every game, player count and path (and every option variant) in
 this process; the full soak (``make soak``, a million games) runs by hand. The broken games
@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from benchmarks import soak
+from benchmarks.soak import compiled_path, python_paths
 from jungle_envs.core.registry import GAMES, game_class
 
 SLICE = ["--workers", "1", "--no-progress", "--games", "2", "--games-compiled", "3"]
@@ -56,8 +57,8 @@ def test_an_illegal_action_is_an_error_with_its_seed_on_every_path(tmp_path, mon
     def illegal_rows(masks, streams, out):
         out[:] = np.argmin(masks, axis=1)  # a 0 of every row's mask
 
-    monkeypatch.setattr(soak, "pick_action", illegal)
-    monkeypatch.setattr(soak, "compiled_actions", illegal_rows)
+    monkeypatch.setattr(python_paths, "pick_action", illegal)
+    monkeypatch.setattr(compiled_path, "compiled_actions", illegal_rows)
     code, summary = run(tmp_path, *SMALL)
     assert code == 1 and summary["errors"] > 0
     failed = {e["path"] for e in summary["error_records"]}
