@@ -97,7 +97,7 @@ def test_unknown_option_names_the_allowed_ones(env_id):
         ("observation_mode", "image"),
         ("illegal_action", "ignore"),
         ("reward", "money"),
-        ("render_mode", "rgb_array_list"),
+        ("render_mode", "picture"),
         ("agent_seat", 17),
         ("agent_seat", "first"),
     ],

@@ -165,7 +165,8 @@ def test_ansi_render_is_text_and_human_render_prints(env_id, capsys):
     text = env.render()
     assert isinstance(text, str) and len(text.splitlines()) > 3
     human = gym.make(env_id, render_mode="human")
-    human.reset(seed=0)
+    human.reset(seed=0)  # prints, as Gymnasium's human mode does at every reset and step
+    assert capsys.readouterr().out.strip() == text.strip()
     assert human.render() is None
     assert capsys.readouterr().out.strip() == text.strip()
 

@@ -63,7 +63,7 @@ def test_pettingzoo_envs_render_frames_and_print_in_human_mode(env_id, capsys):
     human.reset(seed=0)
     assert capsys.readouterr().out.strip()
     with pytest.raises(ValueError, match="render_mode"):
-        multiagent.env(env_id, render_mode="rgb_array_list")
+        multiagent.env(env_id, render_mode="picture")
 
 
 def test_no_frame_is_drawn_unless_asked_for(monkeypatch):
