@@ -124,8 +124,13 @@ def test_registered_policy_names_become_opponents():
     try:
         env = gym.make(ENV_ID, opponents="always-first-test")
         finish(env)
-        with pytest.raises(ValueError, match="already registered"):
+        with pytest.raises(ValueError, match="already registered; pass replace=True"):
             register_policy("always-first-test", lambda game: AlwaysFirst())
+        register_policy("always-first-test", lambda game: RandomPolicy(), replace=True)
+        assert isinstance(make_policy("always-first-test", env.unwrapped.game), RandomPolicy)
+        for name in ("random", "heuristic", "ppo"):
+            with pytest.raises(ValueError, match="built-in policy"):
+                register_policy(name, lambda game: AlwaysFirst(), replace=True)
     finally:
         POLICY_REGISTRY.pop("always-first-test")
 

@@ -175,10 +175,24 @@ def _shipped_policy(game: Game) -> Policy:
     return shipped_policy(game)
 
 
-def register_policy(name: str, factory: PolicyFactory) -> None:
-    """Make ``factory(game) -> policy`` available to envs under ``name``."""
-    if name in POLICY_REGISTRY:
-        raise ValueError(f"a policy named {name!r} is already registered")
+BUILT_IN_POLICIES = frozenset(POLICY_REGISTRY)
+
+
+def register_policy(name: str, factory: PolicyFactory, replace: bool = False) -> None:
+    """Make ``factory(game) -> policy`` available to envs under ``name``.
+
+    A name already taken is an error unless ``replace=True`` (re-running a notebook cell
+    that registers a policy); the built-in names cannot be replaced."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"a policy name must be a non-empty string, got {name!r}")
+    if not callable(factory):
+        raise TypeError(f"factory must be callable as factory(game), got {factory!r}")
+    if name in BUILT_IN_POLICIES:
+        raise ValueError(f"{name!r} is a built-in policy and cannot be replaced")
+    if name in POLICY_REGISTRY and not replace:
+        raise ValueError(
+            f"a policy named {name!r} is already registered; pass replace=True to replace it"
+        )
     POLICY_REGISTRY[name] = factory
 
 
