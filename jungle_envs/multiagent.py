@@ -26,8 +26,14 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as exc:
+    raise ImportError(
+        "jungle_envs.multiagent needs PettingZoo: pip install 'jungle-envs[multiagent]'"
+    ) from exc
 
 from jungle_envs.core.game import CHANCE, TERMINAL, IllegalActionError, check_action_index
 from jungle_envs.core.registry import game_class

@@ -1,8 +1,9 @@
 """Training configs: per-game JSON files with defaults, overridable from the command line.
 
 A config is a nested dict. ``load_config`` starts from ``DEFAULTS``, applies the game's file
-(``training/configs/<game>.json``) or a file given with ``--config``, then ``key=value``
-overrides such as ``ppo.learning_rate=1e-4`` (values are parsed as JSON when they can be).
+(``training/configs/<game>.json``; a missing one is an error, not a run on defaults) or a file
+given with ``--config``, then ``key=value`` overrides such as ``ppo.learning_rate=1e-4``
+(values are parsed as JSON when they can be).
 ``training.validate`` checks the result, field by field, before a run writes or starts anything.
 """
 
@@ -121,9 +122,18 @@ def load_config(
     env_id: str | None, file: str | Path | None = None, overrides: list[str] = ()
 ) -> dict[str, Any]:
     config = copy.deepcopy(DEFAULTS)
-    source = Path(file) if file else game_config_path(env_id or DEFAULTS["env"])
-    if file or source.exists():
-        config = merge(config, read_config_file(source))
+    if file:
+        source = Path(file)
+    else:
+        # every game has its file: a missing one is an error, never a silent run on defaults
+        name = env_id or DEFAULTS["env"]
+        source = game_config_path(name)
+        if not source.is_file():
+            raise ConfigError(
+                f"no config file for {name!r}: {str(source)!r} does not exist "
+                "(pass --config FILE to train from another file)"
+            )
+    config = merge(config, read_config_file(source))
     if env_id:
         config["env"] = env_id
     for text in overrides:

@@ -24,11 +24,19 @@ import json
 import time
 from pathlib import Path
 
-import ray
-from ray.rllib.algorithms.ppo import PPOConfig
-from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-from ray.tune.registry import register_env
+try:
+    import ray
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.tune.registry import register_env
+except ModuleNotFoundError as exc:
+    if (exc.name or "").partition(".")[0] != "ray":
+        raise
+    # one line on stderr and exit status 1, no traceback
+    raise SystemExit(
+        "training.rllib_train needs Ray RLlib: pip install 'jungle-envs[rllib]'"
+    ) from None
 
 from jungle_envs.rllib import MODULE_ID, JungleRLlibEnv, MaskedPPOModule
 from training.evaluate import report, run_evaluation

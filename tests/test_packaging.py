@@ -1,0 +1,134 @@
+"""Packaging: the wheel installs jungle_envs only (with its data and typing marker), a
+missing extra is named when it is needed, and training refuses a game without its config."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import gymnasium
+import pytest
+
+import jungle_envs  # noqa: F401  (registers the envs)
+from training import config as training_config
+from training import train
+from training.config import ConfigError, game_config_path, load_config
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted(env_id for env_id in gymnasium.registry if env_id.startswith("jungle_envs/"))
+
+
+@pytest.fixture(scope="module")
+def wheel_names(tmp_path_factory) -> list[str]:
+    """The file names in a wheel built offline from a copy of the sources (so the build
+    leaves nothing in the checkout)."""
+    pytest.importorskip("setuptools", minversion="68")
+    tmp = tmp_path_factory.mktemp("wheel")
+    src = tmp / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, src / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("jungle_envs", "training", "benchmarks"):
+        shutil.copytree(ROOT / name, src / name, ignore=ignore)
+    out = tmp / "dist"
+    options = ["--no-deps", "--no-build-isolation", "--no-index", "-q", "-w", str(out)]
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(src), *options],
+        check=True,
+        cwd=tmp,
+        timeout=120,
+    )
+    (wheel,) = out.glob("jungle_envs-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        return archive.namelist()
+
+
+def test_the_wheel_installs_jungle_envs_only(wheel_names):
+    tops = {name.split("/")[0] for name in wheel_names}
+    (dist_info,) = (top for top in tops if top.endswith(".dist-info"))
+    assert tops == {"jungle_envs", dist_info}
+    assert not [n for n in wheel_names if n.startswith(("training/", "benchmarks/"))]
+    assert not [n for n in wheel_names if "configs/" in n or "__pycache__" in n]
+
+
+def test_the_wheel_carries_the_package_data_and_the_licence(wheel_names):
+    names = set(wheel_names)
+    agents = sorted((ROOT / "jungle_envs" / "agents").glob("*.zip"))
+    assert agents
+    for path in agents:
+        assert f"jungle_envs/agents/{path.name}" in names
+    assert "jungle_envs/agents/manifest.json" in names
+    assert "jungle_envs/py.typed" in names
+    assert [n for n in names if n.endswith("LICENSE") and ".dist-info/" in n]
+
+
+def test_the_wheel_has_every_file_of_the_package(wheel_names):
+    """Nothing under jungle_envs/ that the package might need at run time is left out."""
+    source = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "jungle_envs").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc"
+    }
+    assert source - set(wheel_names) == set()
+
+
+def test_multiagent_without_pettingzoo_names_the_extra():
+    code = (
+        "import importlib, sys\n"
+        "sys.modules['pettingzoo'] = None\n"
+        "try:\n"
+        "    importlib.import_module('jungle_envs.multiagent')\n"
+        "except ImportError as exc:\n"
+        "    print(exc)\n"
+        "else:\n"
+        "    print('imported')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "pip install 'jungle-envs[multiagent]'" in done.stdout
+
+
+def test_rllib_train_without_ray_names_the_extra():
+    code = (
+        "import runpy, sys\n"
+        "sys.modules['ray'] = None\n"
+        "runpy.run_module('training.rllib_train', run_name='__main__')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0
+    err = done.stderr.strip()
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert "pip install 'jungle-envs[rllib]'" in err
+
+
+@pytest.mark.parametrize("env_id", GAMES)
+def test_every_game_has_its_training_config(env_id):
+    assert game_config_path(env_id).is_file()
+
+
+def test_a_missing_game_config_fails_loudly(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(training_config, "CONFIG_DIR", tmp_path / "configs")
+    env_id = "jungle_envs/TropicRace-v0"
+    with pytest.raises(ConfigError, match=r"tropic_race\.json"):
+        load_config(env_id)
+    with pytest.raises(ConfigError, match=r"jungle_sweep\.json"):
+        load_config(None)  # the default env's file is missing too
+    with pytest.raises(SystemExit) as exit_info:
+        train.main(["--env", env_id, "--out", str(tmp_path / "run")])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("config error: ") and "tropic_race.json" in err
+    assert "--config" in err
+    assert not (tmp_path / "run").exists()
+    # a file given with --config is used instead
+    given = tmp_path / "mine.json"
+    given.write_text('{"timesteps": 1234}')
+    assert load_config(env_id, given)["timesteps"] == 1234
