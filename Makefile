@@ -37,7 +37,8 @@ $(RLLIB_STAMP): pyproject.toml constraints.txt
 test-rllib: $(RLLIB_STAMP)
 	$(RLLIB_PY) -m pytest -q -m rllib
 
-## Every test, the slow ones included.
+## Every test, the slow ones included: a ten times deeper property search of saved states
+## (fresh examples each run) and a larger soak slice on two workers.
 test-all: $(STAMP)
 	$(PY) -m jungle_envs.core.compiled.warmup
 	$(PY) -m pytest -n 2 -q -m ''

@@ -95,6 +95,18 @@ def play_on(game, state, rng) -> None:
 @settings(suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_changed_field_is_refused_by_name_or_plays_on_validly(name, players, data):
+    change_one_field_and_load(name, players, data)
+
+
+@pytest.mark.slow  # `make test-all`: fresh examples, ten times as many
+@pytest.mark.parametrize(("name", "players"), TABLES)
+@settings(max_examples=2500, derandomize=False, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_deeper_search_finds_no_loadable_state_that_breaks(name, players, data):
+    change_one_field_and_load(name, players, data)
+
+
+def change_one_field_and_load(name: str, players: int, data) -> None:
     game = make_game(name, players)
     rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="seed"))
     state = game.new_state()

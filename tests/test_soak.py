@@ -118,3 +118,11 @@ def test_write_replaces_the_text_between_the_markers_and_needs_them(tmp_path, ca
     assert "soak:start" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         soak.main([*SMALL, "--write", str(tmp_path / "missing.md")])
+
+
+@pytest.mark.slow  # `make test-all`: about 5 minutes on 2 cores
+def test_a_larger_slice_on_two_workers_plays_without_error(tmp_path):
+    argv = ["--workers", "2", "--no-progress", "--games", "60", "--games-compiled", "3000"]
+    code, summary = run(tmp_path, *argv, "--seed", "1")
+    assert summary["errors"] == 0, [e["traceback"] for e in summary["error_records"]]
+    assert code == 0 and summary["complete"] and summary["games"] >= summary["games_planned"]

@@ -117,6 +117,8 @@ def validate(state: SpankState, game: SpankTheMonkey) -> None:
         "deck, discard, hands, towers: the cards do not add up to the deck",
     )
     need(state.monkey >= game.monkey_floor, "monkey: the monkey is below its floor")
+    # The first turn starts as the deal ends, so a state in play has counted its turn.
+    need((state.player < 0) == (state.turns == 0), "player, turns: turns begin after the deal")
     # Only a Shake junk (one build a turn) and Gorillas (each card once a turn) lift it.
     gorillas = sum(c for t, c in enumerate(game.deck_counts) if CARDS[t].effect == "GORILLA")
     highest = game.monkey_start + state.turns * (1 + 2 * gorillas)
