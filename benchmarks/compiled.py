@@ -29,6 +29,7 @@ import jungle_envs
 from jungle_envs.core.compiled import calls
 from jungle_envs.core.compiled.engine import Twin
 from jungle_envs.core.compiled.rng import stream_state
+from training import cli
 
 VECTOR_SIZES = (1, 64, 1024)
 THREADS = (1, 2)
@@ -175,8 +176,16 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     """Cold and warm start of every game: ``python -m benchmarks.compiled``."""
     import argparse
 
-    parser = argparse.ArgumentParser(description="Compile and start-up times of the twins.")
-    parser.add_argument("--env", help="one env id (default: every registered env)")
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.compiled",
+        description="Compile and start-up times of the twins.",
+        formatter_class=cli.HelpFormatter,
+    )
+    parser.add_argument(
+        "--env",
+        type=cli.env_id,
+        help="one env id or game name (TropicRace, tropic_race); None: every registered env",
+    )
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args(argv)
     env_ids = [args.env] if args.env else jungle_envs.ENV_IDS

@@ -10,13 +10,14 @@ revision has, at ``--players``. The timing loop below uses only calls every revi
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from training import cli
 
 # Revisions whose speed docs/performance.md reports: (revision, what it changed).
 DEFAULT_COMMITS = (
@@ -99,12 +100,12 @@ def time_revision(rev: str, players: int, seconds: float, repeats: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--commits", nargs="+", help="revisions (default: the documented ones)")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--json", type=Path)
+    parser = cli.parser("benchmarks.history", __doc__)
+    parser.add_argument("--commits", nargs="+", help="revisions (None: the documented ones)")
+    parser.add_argument("--players", type=int, default=4, help="player count")
+    parser.add_argument("--seconds", type=float, default=2.0, help="length of a timed run")
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs per speed")
+    parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     commits = [(c, "") for c in args.commits] if args.commits else list(DEFAULT_COMMITS)
     results = {}

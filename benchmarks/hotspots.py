@@ -12,7 +12,6 @@ the shares as where to look, and time any change with ``benchmarks.step_speed``.
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import pstats
 
@@ -20,6 +19,7 @@ import gymnasium as gym
 import numpy as np
 
 import jungle_envs
+from training import cli
 
 
 def random_play(env_id: str, players: int, steps: int, seed: int = 0) -> None:
@@ -51,11 +51,15 @@ def hotspots(env_id: str, players: int, steps: int, top: int) -> list[tuple[floa
 
 
 def main(argv: list[str] | None = None) -> dict[str, list[tuple[float, str]]]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", help="one env id (default: every registered env)")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--steps", type=int, default=20_000)
-    parser.add_argument("--top", type=int, default=8)
+    parser = cli.parser("benchmarks.hotspots", __doc__)
+    parser.add_argument(
+        "--env",
+        type=cli.env_id,
+        help="one env id or game name (TropicRace, tropic_race); None: every registered env",
+    )
+    parser.add_argument("--players", type=int, default=4, help="player count")
+    parser.add_argument("--steps", type=int, default=20_000, help="env steps profiled")
+    parser.add_argument("--top", type=int, default=8, help="functions shown")
     args = parser.parse_args(argv)
     found = {}
     for env_id in [args.env] if args.env else jungle_envs.ENV_IDS:

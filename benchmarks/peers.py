@@ -20,7 +20,6 @@ Ratios are ours divided by the peer.
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import statistics
@@ -34,6 +33,7 @@ import jungle_envs
 from benchmarks import compiled
 from benchmarks.step_speed import engine_run, env_run
 from jungle_envs.core.registry import game_class
+from training import cli
 
 
 def pettingzoo_run(make: Callable, seconds: float, seed: int) -> float:
@@ -93,10 +93,11 @@ def median_of(run: Callable[[float, int], float], seconds: float, repeats: int) 
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--json", type=Path)
+    parser = cli.parser("benchmarks.peers", __doc__)
+    parser.add_argument("--seconds", type=float, default=2.0, help="length of a timed run")
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs per speed")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    cli.add_quiet(parser)
     args = parser.parse_args(argv)
     try:
         peer_runs = peers()
@@ -115,7 +116,7 @@ def main(argv: list[str] | None = None) -> dict:
         "twin": lambda e, p, s, seed: compiled.twin_engine_run(e, p, s, seed)[0],
         "engine": lambda e, p, s, seed: engine_run(e, p, s, seed)[0],
     }
-    for env_id in jungle_envs.ENV_IDS:
+    for env_id in cli.progress(jungle_envs.ENV_IDS, len(jungle_envs.ENV_IDS), "envs", args.quiet):
         players = game_class(env_id).spec.default_players
         ours[env_id] = {"players": players}
         for kind, run in kinds.items():

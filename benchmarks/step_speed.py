@@ -21,7 +21,6 @@ minimum and maximum too.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import platform
@@ -40,6 +39,7 @@ from jungle_envs.core.game import CHANCE, TERMINAL
 from jungle_envs.core.play import random_step
 from jungle_envs.core.registry import game_class
 from jungle_envs.vector import BatchedVectorEnv
+from training import cli
 
 # (mode, envs); "batched" is jungle_envs.vector.BatchedVectorEnv
 VECTOR_SETUPS = (
@@ -197,16 +197,21 @@ def fmt(cell: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", help="one env id (default: every registered env)")
-    parser.add_argument("--players", type=int, help="one player count (default: every one)")
+    parser = cli.parser("benchmarks.step_speed", __doc__)
+    parser.add_argument(
+        "--env",
+        type=cli.env_id,
+        help="one env id or game name (TropicRace, tropic_race); None: every registered env",
+    )
+    parser.add_argument("--players", type=int, help="one player count (None: every one)")
     parser.add_argument("--seconds", type=float, default=1.0, help="length of a timed run")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs per cell")
     parser.add_argument("--json", type=Path, help="also write the results here")
     parser.add_argument("--no-vector", action="store_true", help="skip the vector envs")
     parser.add_argument(
         "--python-vectors", action="store_true", help="add the Python vector envs (slow)"
     )
+    cli.add_quiet(parser)
     args = parser.parse_args(argv)
     env_ids = [args.env] if args.env else jungle_envs.ENV_IDS
     print(
@@ -222,26 +227,28 @@ def main(argv: list[str] | None = None) -> list[dict]:
     print(header)
     print("-" * len(header))
     rows = []
+    cells = []
     for env_id in env_ids:
         spec = game_class(env_id).spec
         counts = [args.players] if args.players else list(spec.player_counts)
-        for players in counts:
-            row = benchmark(
-                env_id,
-                players,
-                args.seconds,
-                args.repeats,
-                not args.no_vector,
-                args.python_vectors,
-            )
-            rows.append(row)
-            name = env_id.split("/")[1].removesuffix("-v0")
-            print(
-                f"{name:<18}{players:>2}"
-                + "".join(f"{fmt(row[c]):>11}" for c in columns)
-                + f"{row['peak_mib']:>6.1f}",
-                flush=True,
-            )
+        cells += [(env_id, players) for players in counts]
+    for env_id, players in cli.progress(cells, len(cells), "benchmarks", args.quiet):
+        row = benchmark(
+            env_id,
+            players,
+            args.seconds,
+            args.repeats,
+            not args.no_vector,
+            args.python_vectors,
+        )
+        rows.append(row)
+        name = env_id.split("/")[1].removesuffix("-v0")
+        print(
+            f"{name:<18}{players:>2}"
+            + "".join(f"{fmt(row[c]):>11}" for c in columns)
+            + f"{row['peak_mib']:>6.1f}",
+            flush=True,
+        )
     if args.json:
         args.json.write_text(
             json.dumps(

@@ -11,7 +11,6 @@ exact; worker processes would hide it behind inter-process communication.
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
@@ -20,6 +19,7 @@ import gymnasium as gym
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 import jungle_envs
+from training import cli
 from training.common import new_model
 from training.config import load_config
 
@@ -81,11 +81,15 @@ def share(env_id: str, timesteps: int, n_envs: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", help="one env id (default: every registered env)")
-    parser.add_argument("--timesteps", type=int, default=40_960)
-    parser.add_argument("--n-envs", type=int, default=8)
-    parser.add_argument("--json", type=Path)
+    parser = cli.parser("benchmarks.training_share", __doc__)
+    parser.add_argument(
+        "--env",
+        type=cli.env_id,
+        help="one env id or game name (TropicRace, tropic_race); None: every registered env",
+    )
+    parser.add_argument("--timesteps", type=int, default=40_960, help="training steps")
+    parser.add_argument("--n-envs", type=int, default=8, help="parallel envs")
+    parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     rows = []
     print(f"{'env':<34}{'steps':>9}{'wall s':>9}{'env s':>9}{'env share':>11}")

@@ -17,13 +17,13 @@ with the compiled env. Opponents: the heuristic. Compilation happens before the 
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from pathlib import Path
 
 from stable_baselines3.common.callbacks import BaseCallback
 
+from training import cli
 from training.common import make_vec_env, new_model
 from training.config import load_config
 from training.ladder import GAMES
@@ -64,11 +64,17 @@ def measure(game: str, setup: str, seconds: float, players: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", nargs="+", default=list(GAMES), choices=GAMES)
-    parser.add_argument("--seconds", type=float, default=90.0)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--json", type=Path)
+    parser = cli.parser("benchmarks.training_speed", __doc__)
+    parser.add_argument(
+        "--game",
+        nargs="+",
+        default=list(GAMES),
+        type=cli.game_name,
+        help="games, by name or env id (TropicRace, tropic_race)",
+    )
+    parser.add_argument("--seconds", type=float, default=90.0, help="training time per game")
+    parser.add_argument("--players", type=int, default=4, help="player count")
+    parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     results = {}
     print("| game | python envs, 8 processes (steps/s) | compiled vector env (steps/s) | ratio |")

@@ -17,19 +17,20 @@ import time
 from pathlib import Path
 
 from jungle_envs.evaluation import evaluate
+from training import cli
 from training.common import make_vec_env, mark_trained_on, new_model
 
 ENV_ID = "jungle_envs/JungleSweep-v0"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--timesteps", type=int, default=200_000)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--n-envs", type=int, default=4)
-    parser.add_argument("--eval-games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=Path("runs/demo"))
+    parser = cli.parser("training.demo", __doc__)
+    parser.add_argument("--timesteps", type=int, default=200_000, help="training steps")
+    parser.add_argument("--players", type=int, default=4, help="player count")
+    parser.add_argument("--n-envs", type=int, default=4, help="parallel envs")
+    parser.add_argument("--eval-games", type=int, default=1000, help="games per evaluation")
+    parser.add_argument("--seed", type=int, default=0, help="random seed")
+    parser.add_argument("--out", type=Path, default=Path("runs/demo"), help="run folder")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
         "--no-move-features", action="store_true", help="train on the plain observation"

@@ -25,6 +25,7 @@ from typing import Any
 import jungle_envs
 from jungle_envs.core.policies import POLICY_REGISTRY, is_model, trained_on
 from jungle_envs.evaluation import EvaluationResult, evaluate, merge_results, wilson_interval
+from training import cli
 from training.config import parse_value
 from training.validate import fail, opponent_known
 
@@ -55,17 +56,29 @@ def run_evaluation(
     seed: int,
     workers: int = 1,
     options: dict[str, Any] | None = None,
+    quiet: bool = True,
+    desc: str = "games",
 ) -> EvaluationResult:
+    """``quiet=False`` shows a progress bar on stderr (when it is a terminal): the games are
+    then played in small batches, which gives the same result."""
     if isinstance(opponents, str) and "," in opponents:
         opponents = opponents.split(",")
     options = dict(options or {})
     workers = max(1, min(workers, games))
-    if workers == 1:
+    bar = cli.bar_on(quiet)
+    if workers == 1 and not bar:
         return _run((env_id, agent, opponents, games, players, seed, None, options))
-    chunks = [list(range(w, games, workers)) for w in range(workers)]
+    if bar:
+        size = max(1, min(50, games // (4 * workers) or 1))
+        chunks = [list(range(k, min(k + size, games))) for k in range(0, games, size)]
+    else:
+        chunks = [list(range(w, games, workers)) for w in range(workers)]
     jobs = [(env_id, agent, opponents, games, players, seed, chunk, options) for chunk in chunks]
+    if workers == 1:
+        return merge_results(list(cli.progress(map(_run, jobs), len(jobs), desc, quiet)))
     with multiprocessing.get_context("fork").Pool(workers) as pool:
-        return merge_results(pool.map(_run, jobs))
+        results = pool.imap(_run, jobs)
+        return merge_results(list(cli.progress(results, len(jobs), desc, quiet)))
 
 
 def report(result: EvaluationResult, agent: str, opponents: str, seconds: float) -> dict:
@@ -98,17 +111,27 @@ def report(result: EvaluationResult, agent: str, opponents: str, seconds: float)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser("training.evaluate", __doc__)
     parser.add_argument(
         "--env",
-        choices=jungle_envs.ENV_IDS,
-        help="default: the env a model agent was trained on, else jungle_envs/JungleSweep-v0",
+        type=cli.env_id,
+        help="env id or game name (TropicRace, tropic_race); None: the env a model agent was "
+        "trained on, else jungle_envs/JungleSweep-v0",
     )
-    parser.add_argument("--agent", default="heuristic")
-    parser.add_argument("--opponents", default="random")
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--players", type=int, default=None)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--agent", default="heuristic", help="a built-in player (random, heuristic, ppo) or "
+        "a MaskablePPO .zip",
+    )  # fmt: skip
+    parser.add_argument(
+        "--opponents", default="random", help="a built-in player or model for every other "
+        "seat, or a comma-separated list, one per seat after the agent's",
+    )  # fmt: skip
+    parser.add_argument("--games", type=int, default=1000, help="games to play")
+    parser.add_argument(
+        "--players", type=int, default=None,
+        help="player count (None: the model's, else the game's default)",
+    )  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0, help="game i is seeded seed + i")
     parser.add_argument(
         "--workers",
         type=int,
@@ -116,6 +139,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help=f"processes to share the games (this machine has {os.cpu_count()})",
     )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    cli.add_quiet(parser)
     parser.add_argument(
         "--option",
         action="append",
@@ -182,6 +206,7 @@ def main(argv: list[str] | None = None) -> dict:
         args.seed,
         args.workers,
         args.options,
+        quiet=args.quiet,
     )
     data = report(result, args.agent, args.opponents, time.perf_counter() - start)
     if args.json:

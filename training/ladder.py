@@ -13,12 +13,12 @@ section of a markdown page (between its ladder markers) with the tables.
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 
 import jungle_envs
 from jungle_envs import agents
+from training import cli
 from training.tournament import Tournament, run
 
 GAMES = ("JungleSweep", "TropicRace", "SpankTheMonkey", "ElephantFestival")
@@ -41,7 +41,14 @@ def checkpoints(run_dir: Path, count: int) -> list[tuple[str, Path]]:
 
 
 def ladder(
-    game: str, players: int, games: int, runs: Path, count: int, workers: int, seed: int
+    game: str,
+    players: int,
+    games: int,
+    runs: Path,
+    count: int,
+    workers: int,
+    seed: int,
+    quiet: bool = True,
 ) -> Tournament:
     names, policies = ["random", "heuristic"], ["random", "heuristic"]
     env_id = f"jungle_envs/{game}-v0"
@@ -51,7 +58,7 @@ def ladder(
     for name, path in checkpoints(runs / f"{game}-{players}p", count):
         names.append(name)
         policies.append(str(path))
-    return run(env_id, policies, players, games, seed, workers, names=names)
+    return run(env_id, policies, players, games, seed, workers, names=names, quiet=quiet)
 
 
 def markdown(game: str, players: int, games: int, result: Tournament) -> str:
@@ -81,15 +88,26 @@ def write_section(page: Path, body: str, start: str = START, end: str = END) -> 
 
 
 def main(argv: list[str] | None = None) -> str:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", nargs="+", default=list(GAMES), choices=GAMES)
-    parser.add_argument("--players", nargs="+", type=int, default=[4, 2])
+    parser = cli.parser("training.ladder", __doc__)
+    parser.add_argument(
+        "--game",
+        nargs="+",
+        default=list(GAMES),
+        type=cli.game_name,
+        help="games, by name or env id (TropicRace, tropic_race, jungle_envs/TropicRace-v0)",
+    )
+    parser.add_argument("--players", nargs="+", type=int, default=[4, 2], help="player counts")
     parser.add_argument("--games", type=int, default=200, help="games per pair")
-    parser.add_argument("--runs", type=Path, default=Path("runs/train"))
-    parser.add_argument("--checkpoints", type=int, default=3)
-    parser.add_argument("--workers", type=int, default=1)
-    parser.add_argument("--seed", type=int, default=30_000)
+    parser.add_argument(
+        "--runs", type=Path, default=Path("runs/train"), help="folder of the training runs"
+    )
+    parser.add_argument(
+        "--checkpoints", type=int, default=3, help="checkpoints of each run in the ladder"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="processes sharing the pairs")
+    parser.add_argument("--seed", type=int, default=30_000, help="seed of the first game")
     parser.add_argument("--write", type=Path, help="a markdown page with a ladder section")
+    cli.add_quiet(parser)
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
@@ -102,7 +120,14 @@ def main(argv: list[str] | None = None) -> str:
     for players in args.players:
         for game in args.game:
             result = ladder(
-                game, players, args.games, args.runs, args.checkpoints, args.workers, args.seed
+                game,
+                players,
+                args.games,
+                args.runs,
+                args.checkpoints,
+                args.workers,
+                args.seed,
+                quiet=args.quiet,
             )
             block = markdown(game, players, args.games, result)
             print(block, flush=True)

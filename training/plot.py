@@ -5,13 +5,13 @@ python -m training.plot RUN_DIR   # writes RUN_DIR/learning_curve.png
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 from pathlib import Path
 
 import numpy as np
 
+from training import cli
 from training.validate import fail
 
 
@@ -73,11 +73,16 @@ def plot_run(run: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> Path:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("run", type=Path)
+    parser = cli.parser("training.plot", __doc__)
+    parser.add_argument("run", type=Path, help="a run folder written by training.train")
     run = parser.parse_args(argv).run
     if not run.is_dir():
         fail(f"plot: error: {str(run)!r} is not a run folder (no such folder)")
+    if not training_curve(run)[0] and not evaluation_curve(run)[0]:
+        fail(
+            f"plot: error: {str(run)!r} has nothing to plot: no logs/session-*/progress.csv "
+            "with episode rewards and no logs/session-*/evaluations.npz"
+        )
     path = plot_run(run)
     print(path)
     return path

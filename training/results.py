@@ -1,7 +1,7 @@
 """Evaluate the agents against the targets and print the tables of docs/results.md.
 
     python -m training.results [--players 4 2] [--game NAME ...] [--games 1000]
-        [--workers 2] [--runs runs/train] [--model GAME-Np=PATH ...] [--images docs/img]
+        [--workers 2] [--runs runs/train] [--model GAME-Np=PATH ...] [--images DIR]
         [--write docs/results.md]
 
 For every game and player count the agent is ``--model`` if given, else the agent shipped
@@ -11,18 +11,21 @@ random players; the heuristic plays the same games from the same seat. The targe
 agent against heuristics wins more often than the heuristic does, with 95% intervals apart;
 against random it does at least as well as the heuristic (in score margin over the best
 opponent where both win every game). ``--write`` replaces the page's targets section.
+The runs' learning curves are copied to ``RUNS/img`` (``--images docs/img`` for the
+committed pictures).
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
 from jungle_envs import agents
+from training import cli
 from training.evaluate import run_evaluation
 from training.ladder import GAMES
 
@@ -104,13 +107,27 @@ def verdicts(row: dict[str, Any]) -> tuple[str, str]:
 
 
 def evaluate_row(
-    game: str, players: int, agent: str, trained: dict, games: int, workers: int
+    game: str,
+    players: int,
+    agent: str,
+    trained: dict,
+    games: int,
+    workers: int,
+    quiet: bool = True,
 ) -> dict[str, Any]:
     env_id = f"jungle_envs/{game}-v0"
     row: dict[str, Any] = {"game": game, "players": players, "agent": agent, **trained}
     for key, who, opponents in MATCHES:
         result = run_evaluation(
-            env_id, agent if who == "agent" else who, opponents, games, players, SEED, workers
+            env_id,
+            agent if who == "agent" else who,
+            opponents,
+            games,
+            players,
+            SEED,
+            workers,
+            quiet=quiet,
+            desc=f"{game} {players}p {who} vs {opponents}",
         )
         lo, hi = result.ci95
         row[key] = {
@@ -214,21 +231,35 @@ def write_section(page: Path, body: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", nargs="+", default=list(GAMES), choices=GAMES)
-    parser.add_argument("--players", nargs="+", type=int, default=[4, 2])
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--runs", type=Path, default=Path("runs/train"))
+    parser = cli.parser("training.results", __doc__)
+    parser.add_argument(
+        "--game",
+        nargs="+",
+        default=list(GAMES),
+        type=cli.game_name,
+        help="games, by name or env id (TropicRace, tropic_race, jungle_envs/TropicRace-v0)",
+    )
+    parser.add_argument("--players", nargs="+", type=int, default=[4, 2], help="player counts")
+    parser.add_argument("--games", type=int, default=1000, help="games per cell")
+    parser.add_argument("--workers", type=int, default=2, help="processes sharing the games")
+    parser.add_argument(
+        "--runs", type=Path, default=Path("runs/train"), help="folder of the training runs"
+    )
     parser.add_argument(
         "--model",
         action="append",
         default=[],
         metavar="GAME-Np=PATH",
-        help="evaluate PATH (e.g. a checkpoint) for that game and player count",
+        help="evaluate PATH (e.g. a checkpoint) for that game and player count (repeatable)",
     )
-    parser.add_argument("--images", type=Path, help="copy the runs' learning curves here")
+    parser.add_argument(
+        "--images",
+        type=Path,
+        help="copy the runs' learning curves here (None: RUNS/img; docs/img replaces the "
+        "committed pictures)",
+    )
     parser.add_argument("--write", type=Path, help="a markdown page with a targets section")
+    cli.add_quiet(parser)
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
@@ -236,6 +267,13 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     if bad:
         parser.error(f"--model takes GAME-Np=PATH, e.g. TropicRace-4p=model.zip; got {bad[0]!r}")
     chosen = dict(item.split("=", 1) for item in args.model)
+    images = args.images if args.images is not None else args.runs / "img"
+    if not args.runs.is_dir():
+        print(
+            f"results: note: no runs folder {str(args.runs)!r}: no trained models, learning "
+            "curves or throughput from it",
+            file=sys.stderr,
+        )
     rows = []
     for players in args.players:
         for game in args.game:
@@ -244,13 +282,23 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
                 print(f"{game}, {players} players: no agent (shipped, run or --model)")
                 continue
             agent, trained = found
-            row = evaluate_row(game, players, agent, trained, args.games, args.workers)
+            row = evaluate_row(
+                game, players, agent, trained, args.games, args.workers, quiet=args.quiet
+            )
             print(json.dumps(row), flush=True)
             rows.append(row)
             curve = args.runs / agents.agent_name(game, players) / "learning_curve.png"
-            if args.images and curve.exists():
-                args.images.mkdir(parents=True, exist_ok=True)
-                shutil.copy(curve, args.images / f"{agents.agent_name(game, players)}_curve.png")
+            if curve.exists():
+                images.mkdir(parents=True, exist_ok=True)
+                shutil.copy(curve, images / f"{agents.agent_name(game, players)}_curve.png")
+    if not rows:
+        print(
+            f"results: nothing to evaluate for {', '.join(args.game)} with "
+            f"{', '.join(map(str, args.players))} players: no agent shipped in the package, no "
+            f"{args.runs}/<Game>-<N>p/model.zip and no --model GAME-Np=PATH",
+            file=sys.stderr,
+        )
+        return rows
     body = "\n".join(
         [shipped_table(), tables(rows, args.games), throughput(args.runs, args.game, args.players)]
     )

@@ -14,7 +14,6 @@ PPO settings) so the docs can say it.
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 from sb3_contrib import MaskablePPO
 
 from jungle_envs import agents
+from training import cli
 from training.selfplay import atomic_save, atomic_write_text
 
 # What a model keeps only to go on training: the last batch of observations and episode
@@ -142,7 +142,7 @@ def select(run: Path, games: int, workers: int = 2) -> tuple[Path, dict[str, Any
 
 
 def main(argv: list[str] | None = None) -> Path:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = cli.parser("training.ship", __doc__)
     parser.add_argument("run", type=Path, help="a run folder written by training.train")
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--model", type=Path, help="a model of the run (default: model.zip)")
@@ -150,7 +150,9 @@ def main(argv: list[str] | None = None) -> Path:
         "--select", type=int, metavar="GAMES", help="pick the run's best model on validation games"
     )
     parser.add_argument("--workers", type=int, default=2, help="processes for --select")
-    parser.add_argument("--dest", type=Path, default=agents.AGENTS_DIR)
+    parser.add_argument(
+        "--dest", type=Path, default=agents.AGENTS_DIR, help="folder of the shipped agents"
+    )
     args = parser.parse_args(argv)
     if not (args.run / "config.json").exists():
         raise SystemExit(f"{args.run} is not a run folder (no config.json)")

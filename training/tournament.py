@@ -13,7 +13,6 @@ Elo scale with the mean at 1500; the 95% intervals come from a bootstrap over th
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import math
 import multiprocessing
@@ -25,6 +24,7 @@ import numpy as np
 import jungle_envs
 from jungle_envs.core.policies import make_policy
 from jungle_envs.evaluation import play_game
+from training import cli
 
 
 def seating(players: int, game_index: int) -> list[int]:
@@ -112,18 +112,21 @@ def run(
     seed: int,
     workers: int = 1,
     names: Sequence[str] | None = None,
+    quiet: bool = True,
 ) -> Tournament:
+    """``quiet=False``: a progress bar over the pairs on stderr (when it is a terminal)."""
     if players is None:
         players = jungle_envs.game_class(env_id).spec.default_players
     jobs = [
         (env_id, players, list(policies), i, j, games, seed)
         for i, j in itertools.combinations(range(len(policies)), 2)
     ]
+    desc = f"{env_id.split('/')[-1]} pairs"
     if workers > 1:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            results = pool.map(play_pair, jobs)
+            results = list(cli.progress(pool.imap(play_pair, jobs), len(jobs), desc, quiet))
     else:
-        results = [play_pair(job) for job in jobs]
+        results = list(cli.progress(map(play_pair, jobs), len(jobs), desc, quiet))
     n = len(policies)
     outcomes = {(i, j): counts for i, j, counts in results}
     ratings = elo(bradley_terry(points(outcomes, n)))
@@ -148,19 +151,32 @@ def print_table(result: Tournament) -> None:
 
 
 def main(argv: list[str] | None = None) -> list[tuple[str, float]]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", default="jungle_envs/JungleSweep-v0", choices=jungle_envs.ENV_IDS)
-    parser.add_argument("--policies", nargs="+", default=["random", "heuristic"])
-    parser.add_argument("--players", type=int)
+    parser = cli.parser("training.tournament", __doc__)
+    parser.add_argument(
+        "--env",
+        default="jungle_envs/JungleSweep-v0",
+        type=cli.env_id,
+        help="env id or game name (TropicRace, tropic_race)",
+    )
+    parser.add_argument(
+        "--policies",
+        nargs="+",
+        default=["random", "heuristic"],
+        help="built-in players (random, heuristic, ppo) or model paths",
+    )
+    parser.add_argument("--players", type=int, help="player count (None: the game's default)")
     parser.add_argument("--games", type=int, default=200, help="games per pair")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    parser.add_argument("--workers", type=int, default=1, help="processes sharing the pairs")
+    cli.add_quiet(parser)
     args = parser.parse_args(argv)
     if len(args.policies) < 2:
         parser.error("a tournament needs at least two policies")
     if args.games < 1:
         parser.error("--games must be at least 1")
-    result = run(args.env, args.policies, args.players, args.games, args.seed, args.workers)
+    result = run(
+        args.env, args.policies, args.players, args.games, args.seed, args.workers, quiet=args.quiet
+    )
     print(f"{args.env}: {args.games} games per pair, seats alternating between the two")
     print_table(result)
     if not math.isfinite(float(result.ratings.sum())):

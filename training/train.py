@@ -28,6 +28,7 @@ from sb3_contrib.common.maskable.callbacks import MaskableEvalCallback
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.logger import configure
 
+from training import cli
 from training.common import (
     make_vec_env,
     mark_trained_on,
@@ -177,26 +178,30 @@ class CheckpointCallback(BaseCallback):
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", help="env id (default: the config's)")
-    parser.add_argument("--players", type=int)
+    parser = cli.parser("training.train", __doc__)
+    parser.add_argument(
+        "--env",
+        type=cli.env_id,
+        help="env id or game name (TropicRace, tropic_race); None: the config's",
+    )
+    parser.add_argument("--players", type=int, help="player count (None: the config's)")
     parser.add_argument(
         "--opponents",
         help="random, heuristic, ppo, self, a model path, or a,b,c (replaces the config's "
-        "opponents and curriculum)",
+        "opponents and curriculum; None: the config's)",
     )
-    parser.add_argument("--timesteps", type=int)
-    parser.add_argument("--n-envs", type=int)
-    parser.add_argument("--seed", type=int)
-    parser.add_argument("--config", help="a JSON config file (default: the game's)")
-    parser.add_argument("--out", type=Path, help="run folder (default: runs/<Game>-seed<S>)")
+    parser.add_argument("--timesteps", type=int, help="training steps (None: the config's)")
+    parser.add_argument("--n-envs", type=int, help="parallel envs (None: the config's)")
+    parser.add_argument("--seed", type=int, help="random seed (None: the config's)")
+    parser.add_argument("--config", help="a JSON config file (None: the game's)")
+    parser.add_argument("--out", type=Path, help="run folder (None: runs/<Game>-seed<S>)")
     parser.add_argument("--resume", type=Path, help="continue the run in this folder")
     parser.add_argument(
         "--set",
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="override a config entry, e.g. ppo.learning_rate=1e-4",
+        help="override a config entry, e.g. ppo.learning_rate=1e-4 (repeatable)",
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     return parser.parse_args(argv)

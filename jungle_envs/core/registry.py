@@ -21,9 +21,10 @@ GAMES: dict[str, str] = {
 
 def game_class(name: str) -> type[Game]:
     """The Game subclass for an env name ("JungleSweep") or env id."""
-    key = name.removeprefix("jungle_envs/").removesuffix("-v0")
-    if key not in GAMES:
-        raise ValueError(f"unknown game {name!r}; allowed: {sorted(GAMES)}")
+    try:
+        key = resolve_env_id(name).removeprefix("jungle_envs/").removesuffix("-v0")
+    except ValueError:
+        raise ValueError(f"unknown game {name!r}; allowed: {sorted(GAMES)}") from None
     return importlib.import_module(f"{GAMES[key]}.game").GAME
 
 
@@ -34,6 +35,25 @@ def make_game(name: str, num_players: int | None = None, **options: Any) -> Game
 
 def env_ids() -> list[str]:
     return [f"jungle_envs/{name}-v0" for name in GAMES]
+
+
+def _key(text: str) -> str:
+    return text.replace("_", "").replace("-", "").replace(" ", "").lower()
+
+
+def resolve_env_id(name: str) -> str:
+    """The full env id for any way of naming a game: ``"jungle_envs/TropicRace-v0"``,
+    ``"TropicRace-v0"``, ``"TropicRace"``, ``"tropicrace"`` or ``"tropic_race"`` all give
+    ``"jungle_envs/TropicRace-v0"``. A ValueError naming the known ids otherwise."""
+    text = str(name).strip()
+    bare = text.removeprefix("jungle_envs/")
+    for suffix in ("-v0", "-V0"):
+        bare = bare.removesuffix(suffix)
+    wanted = _key(bare)
+    for game in GAMES:
+        if _key(game) == wanted:
+            return f"jungle_envs/{game}-v0"
+    raise ValueError(f"unknown env {name!r}; known: {', '.join(env_ids())}")
 
 
 def register_envs() -> None:

@@ -1,0 +1,67 @@
+"""What the command-line tools of ``training`` and ``benchmarks`` share: a parser whose usage
+names ``python -m <module>`` and whose help shows every default, an ``--env`` type that takes
+short ids, and progress bars on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
+
+from jungle_envs.core.registry import resolve_env_id
+
+T = TypeVar("T")
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Defaults shown after every help, and the description kept as written."""
+
+
+def parser(module: str, doc: str | None) -> argparse.ArgumentParser:
+    """A parser for ``python -m module``, described by the first paragraph of ``doc``."""
+    return argparse.ArgumentParser(
+        prog=f"python -m {module}",
+        description=(doc or "").strip().split("\n\n")[0],
+        formatter_class=HelpFormatter,
+    )
+
+
+def env_id(text: str) -> str:
+    """An argparse ``type=``: any name of a game (``TropicRace``, ``tropic_race``,
+    ``TropicRace-v0``) to its full id; an unknown one is a one-line usage error."""
+    try:
+        return resolve_env_id(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def game_name(text: str) -> str:
+    """An argparse ``type=`` for ``--game``: any name of a game to its name (``TropicRace``)."""
+    return env_id(text).removeprefix("jungle_envs/").removesuffix("-v0")
+
+
+def add_quiet(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress bar (it is shown on stderr only when stderr is a terminal)",
+    )
+
+
+def progress(
+    items: Iterable[T], total: int | None = None, desc: str = "", quiet: bool = False
+) -> Iterator[T]:
+    """``items`` with a progress bar on stderr; none when ``quiet`` or stderr is not a TTY."""
+    if not bar_on(quiet):
+        yield from items
+        return
+    from tqdm import tqdm
+
+    with tqdm(items, total=total, desc=desc, file=sys.stderr, leave=False) as bar:
+        yield from bar
+
+
+def bar_on(quiet: bool = False) -> bool:
+    """Whether a progress bar would be shown."""
+    return not quiet and sys.stderr.isatty()
