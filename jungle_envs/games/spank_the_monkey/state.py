@@ -140,7 +140,10 @@ def validate(state: SpankState, game: SpankTheMonkey) -> None:
         0 <= state.discards_left <= MAX_DISCARDS and state.turns >= 0,
         "discards_left, turns: counters out of range",
     )
-    need((state.winner >= 0) <= (phase == GAME_OVER) and -1 <= state.winner < n, "winner: winner")
+    need(
+        (state.winner >= 0) <= (phase == GAME_OVER) and -1 <= state.winner < n,
+        "winner, phase: a winner only once the game is over",
+    )
     need(
         state.after_draws in AFTER_DRAWS,
         "after_draws: draws lead to the deal's end or a build/attack step",
