@@ -26,7 +26,6 @@ from stable_baselines3.common.callbacks import BaseCallback
 from training import cli
 from training.common import make_vec_env, new_model
 from training.config import load_config
-from training.ladder import GAMES
 
 SETUPS = {"python": (8, 1024), "compiled": (64, 128)}  # envs, steps per env per rollout
 
@@ -65,13 +64,7 @@ def measure(game: str, setup: str, seconds: float, players: int) -> float:
 
 def main(argv: list[str] | None = None) -> dict:
     parser = cli.parser("benchmarks.training_speed", __doc__)
-    parser.add_argument(
-        "--game",
-        nargs="+",
-        default=list(GAMES),
-        type=cli.game_name,
-        help="games, by name or env id (TropicRace, tropic_race)",
-    )
+    cli.add_games(parser)
     parser.add_argument("--seconds", type=float, default=90.0, help="training time per game")
     parser.add_argument("--players", type=int, default=4, help="player count")
     parser.add_argument("--json", type=Path, help="also write the results here")

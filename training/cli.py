@@ -41,6 +41,19 @@ def game_name(text: str) -> str:
     return env_id(text).removeprefix("jungle_envs/").removesuffix("-v0")
 
 
+def add_games(parser: argparse.ArgumentParser) -> None:
+    """``--game``: one or more games by any of their names; every game by default."""
+    from jungle_envs.core.registry import GAMES
+
+    parser.add_argument(
+        "--game",
+        nargs="+",
+        default=list(GAMES),
+        type=game_name,
+        help="games, by name or env id (TropicRace, tropic_race, jungle_envs/TropicRace-v0)",
+    )
+
+
 def add_quiet(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--quiet",

@@ -89,13 +89,7 @@ def write_section(page: Path, body: str, start: str = START, end: str = END) -> 
 
 def main(argv: list[str] | None = None) -> str:
     parser = cli.parser("training.ladder", __doc__)
-    parser.add_argument(
-        "--game",
-        nargs="+",
-        default=list(GAMES),
-        type=cli.game_name,
-        help="games, by name or env id (TropicRace, tropic_race, jungle_envs/TropicRace-v0)",
-    )
+    cli.add_games(parser)
     parser.add_argument("--players", nargs="+", type=int, default=[4, 2], help="player counts")
     parser.add_argument("--games", type=int, default=200, help="games per pair")
     parser.add_argument(

@@ -27,7 +27,6 @@ from typing import Any
 from jungle_envs import agents
 from training import cli
 from training.evaluate import run_evaluation
-from training.ladder import GAMES
 
 SEED = 20_000  # evaluation games never seen in training (those use seeds below 20,000)
 START, END = "<!-- targets:start -->", "<!-- targets:end -->"
@@ -232,13 +231,7 @@ def write_section(page: Path, body: str) -> None:
 
 def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser = cli.parser("training.results", __doc__)
-    parser.add_argument(
-        "--game",
-        nargs="+",
-        default=list(GAMES),
-        type=cli.game_name,
-        help="games, by name or env id (TropicRace, tropic_race, jungle_envs/TropicRace-v0)",
-    )
+    cli.add_games(parser)
     parser.add_argument("--players", nargs="+", type=int, default=[4, 2], help="player counts")
     parser.add_argument("--games", type=int, default=1000, help="games per cell")
     parser.add_argument("--workers", type=int, default=2, help="processes sharing the games")
