@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from random_games import first, states
 
 from jungle_envs.core.game import TERMINAL
 from jungle_envs.core.image import BACKGROUND
@@ -17,23 +18,6 @@ from jungle_envs.games.elephant_festival.tables import NUM_KINDS, PASS_ACTION, P
 NAME = "ElephantFestival"
 SHAPE = (image.FRAME_SIZE[1], image.FRAME_SIZE[0], 3)
 COLOURS = np.array([image.GRASS, *image.TILE_RGB], dtype=np.uint8)
-
-
-def states(game, seed: int):
-    """Every state of one random game, the first one included."""
-    state = game.new_state()
-    rng = np.random.default_rng(seed)
-    yield state
-    while random_step(game, state, rng) != TERMINAL:
-        yield state
-
-
-def first(game, seed: int, wanted):
-    """A copy of the first state of a random game for which ``wanted(state)`` holds."""
-    for state in states(game, seed):
-        if wanted(state):
-            return state.copy()
-    raise AssertionError("no such state in the game")
 
 
 def frame(game, state, viewer=None) -> np.ndarray:

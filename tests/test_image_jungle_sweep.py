@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from random_games import states
 
-from jungle_envs.core.game import TERMINAL
 from jungle_envs.core.image import BACKGROUND, SEAT_COLORS
-from jungle_envs.core.play import random_step
 from jungle_envs.core.registry import make_game
 from jungle_envs.games.jungle_sweep import image
 from jungle_envs.games.jungle_sweep.tables import CHOOSE_DIE, LAY_RING, PALM
@@ -16,15 +15,6 @@ from jungle_envs.games.jungle_sweep.tables import CHOOSE_DIE, LAY_RING, PALM
 # The soak's largest ring (benchmarks/soak.py): 43 terrain tiles and up to 6 palms.
 BIG_TERRAIN = {"jungle_path": 24, "clearing": 6, "water_hole": 6, "hill": 6}
 SHAPE = (image.FRAME_SIZE[1], image.FRAME_SIZE[0], 3)
-
-
-def states(game, seed: int):
-    """Every state of one random game, the first one included."""
-    state = game.new_state()
-    rng = np.random.default_rng(seed)
-    yield state
-    while random_step(game, state, rng) != TERMINAL:
-        yield state
 
 
 def mid_game(players: int, seed: int = 0, **options):

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from random_games import first, states
 
-from jungle_envs.core.game import TERMINAL
 from jungle_envs.core.image import BACKGROUND, HIGHLIGHT
-from jungle_envs.core.play import random_step
 from jungle_envs.core.registry import make_game
 from jungle_envs.games.spank_the_monkey import image
 from jungle_envs.games.spank_the_monkey.tables import (
@@ -25,23 +24,6 @@ from jungle_envs.games.spank_the_monkey.tables import (
 NAME = "SpankTheMonkey"
 SHAPE = (image.FRAME_SIZE[1], image.FRAME_SIZE[0], 3)
 JUNK = np.array(image.KIND_COLORS["junk"], dtype=np.uint8)
-
-
-def states(game, seed: int):
-    """Every state of one random game, the first one included."""
-    state = game.new_state()
-    rng = np.random.default_rng(seed)
-    yield state
-    while random_step(game, state, rng) != TERMINAL:
-        yield state
-
-
-def first(game, seed: int, wanted):
-    """A copy of the first state of a random game for which ``wanted(state)`` holds."""
-    for state in states(game, seed):
-        if wanted(state):
-            return state.copy()
-    raise AssertionError("no such state in the game")
 
 
 def frame(game, state, viewer=None) -> np.ndarray:

@@ -5,25 +5,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from random_games import states
 from tropic_race_positions import position
 
-from jungle_envs.core.game import TERMINAL
 from jungle_envs.core.image import BACKGROUND, SEAT_COLORS
-from jungle_envs.core.play import random_step
 from jungle_envs.core.registry import make_game
 from jungle_envs.games.tropic_race import image
 from jungle_envs.games.tropic_race.tables import GOAL, LOC, MOVE, SLOTS, START
 
 SHAPE = (image.FRAME_SIZE[1], image.FRAME_SIZE[0], 3)
-
-
-def states(game, seed: int):
-    """Every state of one random game, the first one included."""
-    state = game.new_state()
-    rng = np.random.default_rng(seed)
-    yield state
-    while random_step(game, state, rng) != TERMINAL:
-        yield state
 
 
 def frame(game, state, viewer=None) -> np.ndarray:
