@@ -9,7 +9,13 @@ Importing the package registers every env with Gymnasium::
 """
 
 from jungle_envs.core.policies import RandomPolicy, register_policy
-from jungle_envs.core.registry import env_ids, game_class, make_game, register_envs
+from jungle_envs.core.registry import (
+    env_ids,
+    game_class,
+    make_game,
+    register_envs,
+    resolve_env_id,
+)
 
 __version__ = "0.2.0"
 
@@ -24,4 +30,5 @@ __all__ = [
     "game_class",
     "make_game",
     "register_policy",
+    "resolve_env_id",
 ]

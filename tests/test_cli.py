@@ -26,6 +26,7 @@ COMMANDS = [
     "benchmarks.history",
     "benchmarks.training_share",
     "benchmarks.training_speed",
+    "benchmarks.own_script",
 ]
 
 

@@ -11,7 +11,7 @@ from jungle_envs.core.game import TERMINAL
 from jungle_envs.core.play import random_step
 from jungle_envs.core.state import StateError
 from jungle_envs.evaluation import evaluate
-from jungle_envs.games.elephant_festival.encoding import decode_own
+from jungle_envs.games.elephant_festival.encoding import decode
 from jungle_envs.games.elephant_festival.game import ElephantFestival
 from jungle_envs.games.elephant_festival.tables import PASS_ACTION, PLACE_ACTIONS, TYPES
 
@@ -35,7 +35,7 @@ def test_observation_shows_my_ground_in_colours_relative_to_mine():
         display="Y0 P4",
         turn=1,
     )
-    ground, herd, display, passes = decode_own(game, game.observe(state, 1))
+    ground, herd, display, passes = decode(game, game.observe(state, 1))
     # Seat 1 is yellow: green is +1, blue +2, yellow itself 0.
     assert ground[cell(3, 4)] == [1 * TYPES + 2]
     assert ground[cell(2, 4)] == [2 * TYPES + 3] * 2  # top tile, stack of two

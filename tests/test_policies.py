@@ -15,6 +15,7 @@ from jungle_envs.core.policies import (
     make_policy,
     register_policy,
 )
+from jungle_envs.core.registry import GAMES
 
 ENV_ID = "jungle_envs/JungleSweep-v0"
 
@@ -208,3 +209,32 @@ def test_an_opponent_mixture_draws_each_seats_player_every_episode(each_engine):
     assert len(set(seen)) > 4  # seats draw independently, episode by episode
     with pytest.raises(ValueError, match="mixture"):
         gym.make(ENV_ID, opponents={"random": -1})
+
+
+SHARED_MODULES = {"encoding", "env", "game", "heuristic", "image", "render", "rules", "state"}
+SHARED_MODULES |= {"tables", "twin", "twin_rules", "twin_views"}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_has_the_same_modules_and_a_decode_of_its_observation(name):
+    import importlib
+    from pathlib import Path
+
+    from jungle_envs.core.game import CHANCE, TERMINAL
+
+    package = GAMES[name]
+    folder = Path(importlib.import_module(package).__file__).parent
+    assert {path.stem for path in folder.glob("*.py")} >= SHARED_MODULES
+    decode = importlib.import_module(f"{package}.encoding").decode
+    game = jungle_envs.make_game(name, 3)
+    state, rng, decoded = game.new_state(), np.random.default_rng(0), 0
+    while (seat := game.current_player(state)) != TERMINAL:
+        if seat == CHANCE:
+            event = game.chance_event(state)
+            game.apply_chance(state, int(rng.choice(event.outcomes, p=event.probabilities)))
+            continue
+        # the same reading the heuristic does, at every decision of a game
+        assert decode(game, game.observe(state, seat)) is not None
+        decoded += 1
+        game.apply_action(state, int(rng.choice(game.legal_actions(state))))
+    assert decoded > 0

@@ -13,6 +13,8 @@ import pytest
 pytestmark = pytest.mark.rllib
 ray = pytest.importorskip("ray")
 
+from test_cli import help_text, option_entries  # noqa: E402
+
 from jungle_envs.rllib import JungleRLlibEnv  # noqa: E402
 from training import rllib_train  # noqa: E402
 
@@ -69,3 +71,18 @@ def test_one_training_iteration_writes_a_checkpoint_that_plays_legally(tmp_path)
     for opponents in ("random", "heuristic"):
         record = summary[f"vs_{opponents}"]
         assert record["games"] == 4 and record["illegal_actions"] == 0
+
+
+def test_command_line_takes_short_ids_and_shows_every_default(capsys):
+    assert rllib_train.parse_args(["--env", "tropic_race"]).env == "jungle_envs/TropicRace-v0"
+    assert rllib_train.parse_args([]).env == "jungle_envs/JungleSweep-v0"
+    text = help_text("training.rllib_train", capsys)
+    assert text.startswith("usage: python -m training.rllib_train ")
+    entries = option_entries(text)
+    entries.pop("--help")
+    for flag, entry in entries.items():
+        assert "(default:" in entry, f"{flag}: {entry}"
+    with pytest.raises(SystemExit) as exc:
+        rllib_train.parse_args(["--env", "Chess"])
+    assert exc.value.code == 2
+    assert "jungle_envs/TropicRace-v0" in capsys.readouterr().err

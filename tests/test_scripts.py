@@ -100,3 +100,22 @@ def test_training_speed_measures_both_setups_on_the_same_config(tmp_path):
     assert set(results["TropicRace"]) == {"python", "compiled"}
     assert all(rate > 0 for rate in results["TropicRace"].values())
     assert json.loads(out.read_text()) == results
+
+
+def test_own_script_times_every_setup_on_the_requested_steps(tmp_path, capsys):
+    pytest.importorskip("sb3_contrib")
+    from benchmarks import own_script
+
+    out = tmp_path / "own.json"
+    results = own_script.main(
+        ["--env", "tropic_race", "--steps", "128", "--players", "2", "--json", str(out)]
+    )
+    assert list(results) == list(own_script.SETUPS)
+    for setup, row in results.items():
+        assert row["seconds"] > 0 and row["steps"] >= 128, setup
+    # SB3's defaults collect whole rollouts of 2,048 steps on one env
+    assert results["script"]["steps"] == 2048
+    assert results["script-subprocess-1-thread"]["threads"] == 1
+    assert json.loads(out.read_text()) == results
+    table = capsys.readouterr().out
+    assert all(f"| {setup} |" in table for setup in own_script.SETUPS)

@@ -185,6 +185,24 @@ def test_the_shipped_configs_are_valid(path):
     check_config(load_config(None, path))
 
 
+@pytest.mark.parametrize("name", ["TropicRace-v0", "TropicRace", "tropic_race"])
+def test_a_short_env_id_in_a_file_or_an_override_names_the_full_one(name, tmp_path):
+    config = json.loads((CONFIG_DIR / "tropic_race.json").read_text())
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps({**config, "env": name}))
+    from_file = load_config(None, path)
+    assert from_file["env"] == ENV
+    check_config(from_file)
+    assert load_config(None, path, [f"env={name}"])["env"] == ENV
+
+
+def test_an_unknown_env_in_a_config_names_the_allowed_ids(tmp_path):
+    config = load_config(None, CONFIG_DIR / "tropic_race.json", ["env=Chess"])
+    assert config["env"] == "Chess"
+    with pytest.raises(ValueError, match=r"^env must be one of jungle_envs/JungleSweep-v0"):
+        check_config(config)
+
+
 def test_the_defaults_are_valid_and_every_field_has_a_rule():
     check_config(copy.deepcopy(DEFAULTS))
 

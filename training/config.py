@@ -9,10 +9,13 @@ given with ``--config``, then ``key=value`` overrides such as ``ppo.learning_rat
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 from pathlib import Path
 from typing import Any
+
+from jungle_envs.core.registry import resolve_env_id
 
 CONFIG_DIR = Path(__file__).parent / "configs"
 
@@ -138,6 +141,10 @@ def load_config(
         config["env"] = env_id
     for text in overrides:
         apply_override(config, *parse_override(text))
+    # a short id ("TropicRace-v0") in a file or an override names the same env; an unknown
+    # one stays for training.validate to name the allowed ids
+    with contextlib.suppress(ValueError, TypeError):
+        config["env"] = resolve_env_id(config["env"])
     return config
 
 

@@ -1,6 +1,6 @@
 """Train PPO with Ray RLlib on any env of the package, locally or on a Ray cluster.
 
-    python -m training.rllib_train --env JungleSweep-v0 [--players 4] [--mode self|fixed]
+    python -m training.rllib_train --env JungleSweep [--players 4] [--mode self|fixed]
         [--fixed random] [--iterations 20] [--num-env-runners 1] [--address ADDRESS]
         [--out runs/rllib-JungleSweep] [--seed 0]
 
@@ -39,6 +39,7 @@ except ModuleNotFoundError as exc:
     ) from None
 
 from jungle_envs.rllib import MODULE_ID, JungleRLlibEnv, MaskedPPOModule
+from training import cli
 from training.evaluate import report, run_evaluation
 
 ENV_NAME = "jungle_envs_rllib"
@@ -84,31 +85,48 @@ def build_config(args: argparse.Namespace) -> PPOConfig:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", default="JungleSweep-v0")
-    parser.add_argument("--players", type=int)
-    parser.add_argument("--mode", choices=["self", "fixed"], default="self")
+    parser = cli.parser("training.rllib_train", __doc__)
+    parser.add_argument(
+        "--env",
+        type=cli.env_id,
+        default="jungle_envs/JungleSweep-v0",
+        help="env id or game name (TropicRace-v0, TropicRace, tropic_race)",
+    )
+    parser.add_argument("--players", type=int, help="player count (None: the game's default)")
+    parser.add_argument(
+        "--mode",
+        choices=["self", "fixed"],
+        default="self",
+        help="self: every seat is the shared policy; fixed: one learner seat per episode",
+    )
     parser.add_argument("--fixed", default="random", help="opponents in --mode fixed")
-    parser.add_argument("--iterations", type=int, default=20)
-    parser.add_argument("--num-env-runners", type=int, default=1)
-    parser.add_argument("--address", help="a Ray cluster to join (default: start Ray here)")
+    parser.add_argument("--iterations", type=int, default=20, help="training iterations")
+    parser.add_argument("--num-env-runners", type=int, default=1, help="env runner processes")
+    parser.add_argument("--address", help="a Ray cluster to join (None: start Ray here)")
     parser.add_argument(
         "--num-learners", type=int, default=0, help="learner processes (0: learn in the driver)"
     )
     parser.add_argument("--batch", type=int, default=4000, help="env steps per iteration")
-    parser.add_argument("--epochs", type=int, default=5)
-    parser.add_argument("--lr", type=float, default=3e-4)
-    parser.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
-    parser.add_argument("--checkpoint-every", type=int, default=10)
-    parser.add_argument("--eval-games", type=int, default=500)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path)
+    parser.add_argument("--epochs", type=int, default=5, help="passes over each batch")
+    parser.add_argument("--lr", type=float, default=3e-4, help="learning rate")
+    parser.add_argument(
+        "--hidden", type=int, nargs="+", default=[256, 256], help="hidden layer sizes"
+    )
+    parser.add_argument(
+        "--checkpoint-every", type=int, default=10, help="iterations between checkpoints"
+    )
+    parser.add_argument(
+        "--eval-games", type=int, default=500, help="games against each of random and heuristic"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the run")
+    parser.add_argument("--out", type=Path, help="run folder (None: runs/rllib-<game>)")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> dict:
     args = parse_args(argv)
-    out = (args.out or Path("runs") / f"rllib-{args.env.split('/')[-1]}").resolve()
+    game = args.env.removeprefix("jungle_envs/").removesuffix("-v0")
+    out = (args.out or Path("runs") / f"rllib-{game}").resolve()
     out.mkdir(parents=True, exist_ok=True)
     ray.init(
         address=args.address, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False
@@ -143,10 +161,14 @@ def main(argv: list[str] | None = None) -> dict:
         "history": history,
     }
     if args.eval_games:
-        env_id = args.env if args.env.startswith("jungle_envs/") else f"jungle_envs/{args.env}"
         for opponents in ("random", "heuristic"):
             result = run_evaluation(
-                env_id, f"rllib:{checkpoint}", opponents, args.eval_games, args.players, seed=10_000
+                args.env,
+                f"rllib:{checkpoint}",
+                opponents,
+                args.eval_games,
+                args.players,
+                seed=10_000,
             )
             summary[f"vs_{opponents}"] = report(result, "rllib", opponents, 0.0)
             print(f"RLlib agent vs {opponents}: {result.summary()}")

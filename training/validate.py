@@ -111,7 +111,10 @@ NET_ARCH = Rule('a list of layer sizes (integers >= 1) or {"pi": [...], "vf": [.
 
 # Every entry of a config; a dotted name is a key of a section.
 FIELDS: dict[str, Rule] = {
-    "env": choice(*jungle_envs.ENV_IDS),
+    "env": Rule(
+        f"one of {', '.join(jungle_envs.ENV_IDS)} or a short id (TropicRace-v0, tropic_race)",
+        choice(*jungle_envs.ENV_IDS).ok,
+    ),
     "players": optional(integer(1)),  # the game's own range is checked once the env is known
     "env_options": Rule("an object of env and game options", lambda v: isinstance(v, dict)),
     "opponents": OPPONENTS,

@@ -20,7 +20,7 @@ The bag's contents are hidden: only the tiles not yet seen, which every player c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -98,9 +98,18 @@ def observe(game: ElephantFestival, state: ElephantFestivalState, seat: int, out
     return obs
 
 
-def decode_own(game: ElephantFestival, obs: np.ndarray):
-    """The observer's own ground (as relative tile codes), elephants, passes and the
-    display, for rule-based policies. The observer's colour is 0 in these codes."""
+class View(NamedTuple):
+    """What a seat sees of its own ground and the display, decoded from its observation (for
+    rule-based policies). Tile codes are relative: the observer's colour is 0."""
+
+    ground: list[list[int]]  # per cell, the stack bottom first (only the top tile is known)
+    herd: list[int]  # the cell of each of the observer's elephants
+    display: list[int]  # face-up tiles per relative kind
+    passes: int  # passes the observer has used
+
+
+def decode(game: ElephantFestival, obs: np.ndarray) -> View:
+    """The observer's own ground, elephants, display and passes: see ``View``."""
     cells = game.grid * game.grid
     grounds = obs[: MAX_SEATS * cells * CELL_FEATURES].reshape(MAX_SEATS, cells, CELL_FEATURES)
     mine = grounds[0]
@@ -122,4 +131,4 @@ def decode_own(game: ElephantFestival, obs: np.ndarray):
     at = MAX_SEATS * cells * CELL_FEATURES
     display = np.rint(obs[at : at + NUM_KINDS] * game.num_players).astype(int).tolist()
     passes = round(obs[at + 2 * NUM_KINDS + 1] * MAX_PASSES)
-    return ground, herd, display, passes
+    return View(ground, herd, display, passes)

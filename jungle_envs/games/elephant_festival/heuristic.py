@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from jungle_envs.games.elephant_festival.encoding import decode_own
+from jungle_envs.games.elephant_festival.encoding import decode
 from jungle_envs.games.elephant_festival.rules import neighbour, placements, score
 from jungle_envs.games.elephant_festival.tables import (
     ELEPHANTS,
@@ -33,7 +33,7 @@ class ElephantFestivalHeuristic:
         self.game = game
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng) -> int:
-        ground, herd, _, passes = decode_own(self.game, observation)
+        ground, herd, _, passes = decode(self.game, observation)
         grid, start = self.game.grid, self.game.start_cell
         standing = ELEPHANTS - passes
         base = score(ground, 0, grid, standing)["total"]

@@ -4,7 +4,7 @@
 values): it clears the vector once and then visits only occupied cells, found through each
 ground's log. ``heuristic_action`` makes the choice of ``heuristic.ElephantFestivalHeuristic``
 from what the deciding seat sees of itself (its ground, elephants and passes, the same
-facts ``decode_own`` reads back from the observation). It scores the ground in absolute
+facts ``decode`` reads back from the observation). It scores the ground in absolute
 colours with the seat as owner where the reference scores relative colours with owner 0:
 renaming colours consistently (arches included) leaves every total unchanged.
 """
