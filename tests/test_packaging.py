@@ -94,6 +94,20 @@ def test_multiagent_without_pettingzoo_names_the_extra():
     assert "pip install 'jungle-envs[multiagent]'" in done.stdout
 
 
+def test_gymnasium_make_finds_an_env_without_importing_the_package_first():
+    code = (
+        "import sys, gymnasium\n"
+        "env = gymnasium.make('jungle_envs:jungle_envs/JungleSweep-v0', num_players=3)\n"
+        "obs, info = env.reset(seed=0)\n"
+        "print(env.unwrapped.game.num_players, obs.shape == env.observation_space.shape)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["3", "True"]
+
+
 def test_rllib_train_without_ray_names_the_extra():
     code = (
         "import runpy, sys\n"
@@ -132,3 +146,19 @@ def test_a_missing_game_config_fails_loudly(tmp_path, monkeypatch, capsys):
     given = tmp_path / "mine.json"
     given.write_text('{"timesteps": 1234}')
     assert load_config(env_id, given)["timesteps"] == 1234
+
+
+def test_make_test_all_runs_slow_tests_that_make_test_leaves_out():
+    makefile = (ROOT / "Makefile").read_text()
+    test_all = makefile.split("\ntest-all:")[1].split("\n\n")[0]
+    assert "-m ''" in test_all  # every marker, slow included
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", "slow", "-p", "no:xdist"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    slow = [line for line in done.stdout.splitlines() if "::" in line]
+    assert len(slow) >= 2, done.stdout[-2000:]
+    assert {line.split("::")[0] for line in slow} >= {
+        "tests/test_saved_state_properties.py",
+        "tests/test_soak.py",
+    }
