@@ -281,6 +281,22 @@ class Game(ABC):
         envs and random play use, while ``chance_event`` stays the description."""
         return self.chance_event(state).sample(rng)
 
+    def resample(self, state: GameState, seat: int, rng: np.random.Generator) -> GameState:
+        """A state ``seat`` cannot tell from ``state``, for information-set search: the same
+        observation for ``seat``, with what it cannot see (others' cards, the order of
+        face-down supplies) dealt anew, every deal that fits what it has seen as likely as
+        the rules make it. The hidden parts are pooled before they are dealt, so the result
+        depends on what ``seat`` may know and ``rng`` only. ``state`` is not changed."""
+        seat = self.check_seat(seat)
+        copy = state.copy()
+        self._resample(copy, seat, rng)
+        return copy
+
+    def _resample(self, state: GameState, seat: int, rng: np.random.Generator) -> None:  # noqa: B027
+        """Deal ``state``'s hidden parts anew for ``seat``, in place. Nothing to deal by
+        default: games whose face-down supplies are drawn by counts every player can keep
+        (and no hands) hide nothing that a draw has not yet decided."""
+
     # --- checked entry points --------------------------------------------------------
     def apply_action(self, state: GameState, action: int) -> None:
         """Apply ``action`` for the deciding seat; raise without changing the state."""

@@ -99,3 +99,21 @@ class GameState:
         return self.to_dict() == other.to_dict()  # type: ignore[attr-defined]
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def deal_counts(pool: list[int], sizes: list[int], rng: Any) -> list[list[int]]:
+    """Deal ``sizes[i]`` items to each hand i from ``pool`` (items per kind) without
+    replacement, every deal as likely as drawing the items one by one: per hand, items per
+    kind, and last the rest of the pool. A determinization deals what a seat cannot see
+    this way, so the result depends on the pooled counts only, not on who held what."""
+    import numpy as np
+
+    left = np.asarray(pool, dtype=np.int64)
+    if (left < 0).any() or sum(sizes) > left.sum():
+        raise ValueError(f"cannot deal hands of {sizes} from a pool of {pool}")
+    hands = []
+    for size in sizes:
+        hand = rng.multivariate_hypergeometric(left, size) if size else np.zeros_like(left)
+        left = left - hand
+        hands.append(hand.tolist())
+    return [*hands, left.tolist()]

@@ -18,7 +18,7 @@ from jungle_envs.core.game import (
 )
 from jungle_envs.games.jungle_sweep import encoding, render, rules
 from jungle_envs.games.jungle_sweep.rules import broom_reach_distribution
-from jungle_envs.games.jungle_sweep.state import JungleSweepState, validate
+from jungle_envs.games.jungle_sweep.state import JungleSweepState, resample, validate
 from jungle_envs.games.jungle_sweep.tables import (
     ACTION_NAMES,
     DEFAULT_COCONUTS,
@@ -233,6 +233,9 @@ class JungleSweep(Game):
 
     def validate_state(self, state: JungleSweepState) -> None:
         validate(state, self)
+
+    def _resample(self, state: JungleSweepState, seat: int, rng: np.random.Generator) -> None:
+        resample(state, self, seat, rng)
 
     # --- views ---------------------------------------------------------------------------
     @property

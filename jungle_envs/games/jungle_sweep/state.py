@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from jungle_envs.core.state import GameState, StateError
+from jungle_envs.core.state import GameState, StateError, deal_counts
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
     CLEARING,
@@ -217,3 +217,21 @@ def _validate_coconuts(state: JungleSweepState, game: JungleSweep, need, nvals: 
         f"round, coconuts, awards: by round {state.round} the monkeys hold at most {handed} "
         f"coconuts, not {sum(drawn.values())}",
     )
+
+
+def resample(state: JungleSweepState, game: JungleSweep, seat: int, rng) -> None:
+    """Deal anew, in place, the coconuts ``seat`` has not seen: the values of other seats'
+    coconuts, of those set aside (3 players) and of the face-down supply. Each monkey keeps
+    its count of coconuts, which everyone sees. The pool of those values is what the box
+    held minus the seat's own coconuts, so every deal comes from what the seat knows."""
+    values = game.coconut_values
+    others = [m for m in range(game.num_monkeys) if m % game.num_players != seat]
+    pool = [a + b for a, b in zip(state.supply, state.set_aside, strict=True)]
+    for m in others:
+        for value in state.coconuts[m]:
+            pool[values.index(value)] += 1
+    sizes = [len(state.coconuts[m]) for m in others] + [sum(state.set_aside)]
+    *hands, set_aside, supply = deal_counts(pool, sizes, rng)
+    for m, hand in zip(others, hands, strict=True):
+        state.coconuts[m] = [value for value, n in zip(values, hand, strict=True) for _ in range(n)]
+    state.set_aside, state.supply = set_aside, supply

@@ -9,7 +9,7 @@ import numpy as np
 
 from jungle_envs.core.game import ChanceEvent, Game, GameSpec, Option, draw_from_counts
 from jungle_envs.games.spank_the_monkey import encoding, render, rules
-from jungle_envs.games.spank_the_monkey.state import SpankState, validate
+from jungle_envs.games.spank_the_monkey.state import SpankState, resample, validate
 from jungle_envs.games.spank_the_monkey.tables import (
     ACTIONS,
     CARD_INDEX,
@@ -145,6 +145,9 @@ class SpankTheMonkey(Game):
 
     def validate_state(self, state: SpankState) -> None:
         validate(state, self)
+
+    def _resample(self, state: SpankState, seat: int, rng: np.random.Generator) -> None:
+        resample(state, self, seat, rng)
 
     # --- views ---------------------------------------------------------------------------
     @property

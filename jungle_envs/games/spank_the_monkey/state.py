@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from jungle_envs.core.state import GameState, StateError
+from jungle_envs.core.state import GameState, StateError, deal_counts
 from jungle_envs.games.spank_the_monkey.tables import (
     ATTACK_CHOICE,
     ATTACK_LEVEL,
@@ -224,3 +224,21 @@ def _validate_attack(state: SpankState, need, n: int) -> None:
             0 <= level < len(state.towers[target]),
             "attack, towers, phase: the target card is not in the tower",
         )
+
+
+def resample(state: SpankState, game: SpankTheMonkey, seat: int, rng) -> None:
+    """Deal anew, in place, the cards ``seat`` has not seen: other seats' hands and the
+    deck, from the pool of those cards (the game's cards minus the seat's hand and every
+    card in sight). Each hand keeps its size, which everyone sees.
+
+    A card taken back from the discard pile (Salvage) was seen going into a hand, but the
+    observation does not keep it, and neither does this deal: it treats that card as
+    unseen. Search that relies on it sees a little less than a player with a memory."""
+    others = [other for other in range(game.num_players) if other != seat]
+    pool = list(state.deck)
+    for other in others:
+        pool = [a + b for a, b in zip(pool, state.hands[other], strict=True)]
+    *hands, deck = deal_counts(pool, [sum(state.hands[other]) for other in others], rng)
+    for other, hand in zip(others, hands, strict=True):
+        state.hands[other] = hand
+    state.deck = deck
