@@ -20,7 +20,7 @@ from jungle_envs.core.policies import (
     is_model,
     make_policy,
     observation_game,
-    opponent_observation,
+    opponent_action,
     trained_on,
 )
 
@@ -165,7 +165,11 @@ def evaluate(
         obs, info = env.reset(seed=seed + i)
         done = False
         while not done:
-            action = policy.act(obs, info["action_mask"].astype(bool), rng)
+            mask = info["action_mask"].astype(bool)
+            if getattr(policy, "uses_state", False):  # a search: it reads the state itself
+                action = policy.act_state(env.unwrapped.state, seat, mask, rng)
+            else:
+                action = policy.act(obs, mask, rng)
             obs, _, terminated, truncated, info = env.step(action)
             result.decisions += 1
             done = terminated or truncated
@@ -237,8 +241,7 @@ def play_game(game, policies: Sequence[Any], seed: int) -> list[int]:
             game._apply_chance(state, game.sample_chance(state, rng))
             continue
         mask = game.legal_mask(state)
-        obs = opponent_observation(policies[player], game, state, player)
-        action = policies[player].act(obs, mask, policy_rng)
+        action = opponent_action(policies[player], game, state, player, mask, policy_rng)
         if not mask[action]:
             raise ValueError(f"the policy in seat {player} chose illegal action {action}")
         game._apply_action(state, action)

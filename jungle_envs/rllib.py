@@ -31,7 +31,7 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
-from jungle_envs.core.policies import make_policy
+from jungle_envs.core.policies import make_policy, opponent_action
 from jungle_envs.multiagent import raw_env
 
 MODULE_ID = "shared"
@@ -96,10 +96,9 @@ class JungleRLlibEnv(MultiAgentEnv):
                     {"__all__": False},
                     {"__all__": False},
                 )
-            raw = aec.observe(agent)
-            action = self.fixed_policy.act(
-                raw["observation"], raw["action_mask"].astype(bool), self._rng
-            )
+            seat = aec.possible_agents.index(agent)
+            mask = aec.game.legal_mask(aec.state)
+            action = opponent_action(self.fixed_policy, aec.game, aec.state, seat, mask, self._rng)
             aec.step(action)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):

@@ -118,7 +118,7 @@ def test_an_error_names_the_allowed_values(capsys, tmp_path, no_workers):
     err = refused(capsys, ["--env", ENV, "--out", str(tmp_path / "r"), "--set", "ppo.n_steps=0"])
     assert err == "config error: ppo.n_steps must be an integer >= 1, got 0"
     err = refused(capsys, ["--env", ENV, "--out", str(tmp_path / "r"), "--opponents", "heuristc"])
-    assert "allowed: heuristic, ppo, random, self" in err
+    assert "allowed: heuristic, mcts, ppo, random, self, mcts:BUDGET" in err
     err = refused(capsys, ["--env", ENV, "--out", str(tmp_path / "r"), "--set", "foo=1"])
     assert "known here" in err and "'ppo'" in err
 
@@ -172,7 +172,7 @@ def test_from_the_shell_a_bad_config_is_one_line_and_no_traceback(tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines() == [
         "config error: opponents names an unknown opponent 'heuristc'; allowed: heuristic, "
-        "ppo, random, self, a model path that exists or rllib:CHECKPOINT_DIR"
+        "mcts, ppo, random, self, mcts:BUDGET, a model path that exists or rllib:CHECKPOINT_DIR"
     ]
     assert not out.exists()
 

@@ -168,8 +168,8 @@ def check_args(args: argparse.Namespace) -> None:
         if not opponent_known(name):
             fail(
                 f"evaluate: error: {flag} {name!r} is neither a built-in player "
-                f"({', '.join(sorted(POLICY_REGISTRY))}), a model file that exists nor "
-                f"rllib:CHECKPOINT_DIR"
+                f"({', '.join(sorted(POLICY_REGISTRY))}, mcts:BUDGET), a model file that exists "
+                f"nor rllib:CHECKPOINT_DIR"
             )
 
 

@@ -199,6 +199,14 @@ def opponent_known(name: str) -> bool:
     """A registered policy, an RLlib checkpoint or a model file that exists."""
     if name in POLICY_REGISTRY:
         return True
+    if name.startswith("mcts:"):
+        from jungle_envs.search import MCTS
+
+        try:
+            MCTS.from_name(name)
+        except ValueError:
+            return False
+        return True
     if name.startswith("rllib:"):
         return os.path.exists(name.removeprefix("rllib:"))
     return os.path.exists(name)
@@ -211,8 +219,8 @@ def check_opponent_names(field: str, spec: Any, extra: tuple[str, ...] = ()) -> 
             continue
         allowed = ", ".join([*sorted(POLICY_REGISTRY), *extra])
         raise ConfigError(
-            f"{field} names an unknown opponent {name!r}; allowed: {allowed}, a model path that "
-            f"exists or rllib:CHECKPOINT_DIR"
+            f"{field} names an unknown opponent {name!r}; allowed: {allowed}, mcts:BUDGET, a "
+            f"model path that exists or rllib:CHECKPOINT_DIR"
         )
 
 

@@ -19,6 +19,7 @@ from jungle_envs.core.policies import (
     MixturePolicy,
     RandomPolicy,
     observation_game,
+    opponent_action,
     opponent_observation,
 )
 from jungle_envs.core.state import GameState
@@ -111,9 +112,11 @@ class ReferenceEngine:
                 self.mask = mask
                 return
             policy = self.opponents[player]
-            obs = opponent_observation(policy, game, state, player)
             action = checked_opponent_action(
-                game, player, policy.act(obs, mask, self.opponent_rng), mask
+                game,
+                player,
+                opponent_action(policy, game, state, player, mask, self.opponent_rng),
+                mask,
             )
             if self.log is not None:
                 self.log.append(events.decision(game, player, action, self.learner))
@@ -234,10 +237,15 @@ class CompiledEngine:
             seat = status - runner.EXTERNAL_TURN
             mask = self._mask.astype(bool)
             policy = self.opponents[seat]
-            obs = self._obs.copy()
-            if observation_game(policy, self.game) is not self.game:
-                obs = opponent_observation(policy, self.game, self.twin.unpack(self._row), seat)
-            action = policy.act(obs, mask, self.opponent_rng)
+            if getattr(policy, "uses_state", False):
+                state = self.twin.unpack(self._row)
+                action = policy.act_state(state, seat, mask, self.opponent_rng)
+            else:
+                obs = self._obs.copy()
+                if observation_game(policy, self.game) is not self.game:
+                    state = self.twin.unpack(self._row)
+                    obs = opponent_observation(policy, self.game, state, seat)
+                action = policy.act(obs, mask, self.opponent_rng)
             action = checked_opponent_action(self.game, seat, action, mask)
             status, reward = self._run(False, action, seat)
         return status, reward

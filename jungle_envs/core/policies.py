@@ -6,7 +6,10 @@ policy plays, ``action_mask`` a bool array, ``rng`` a ``numpy.random.Generator``
 the env (so opponents are reproducible under ``reset(seed=...)``). A policy that sets
 ``uses_observation = False`` gets ``None`` as its observation, which saves the env from
 building one. A policy with a ``start_episode(rng)`` method has it called at every
-``reset``, before the first decision: the place to swap players between episodes.
+``reset``, before the first decision: the place to swap players between episodes. A
+search sets ``uses_state = True`` and gets ``act_state(state, seat, action_mask, rng)``
+instead: the game state, which it may read only through ``Game.resample`` (what its seat
+may know), as ``jungle_envs.search.MCTS`` does.
 """
 
 from __future__ import annotations
@@ -125,8 +128,15 @@ class MixturePolicy:
         if hasattr(self.current, "start_episode"):
             self.current.start_episode(rng)
 
+    @property
+    def uses_state(self) -> bool:
+        return getattr(self.current, "uses_state", False)
+
     def act(self, observation, action_mask, rng) -> int:
         return self.current.act(observation, action_mask, rng)
+
+    def act_state(self, state, seat, action_mask, rng) -> int:
+        return self.current.act_state(state, seat, action_mask, rng)
 
 
 def load_maskable_ppo(path: str | os.PathLike) -> Any:
@@ -166,6 +176,7 @@ POLICY_REGISTRY: dict[str, PolicyFactory] = {
     "random": lambda game: RandomPolicy(),
     "heuristic": lambda game: game.heuristic_policy(),
     "ppo": lambda game: _shipped_policy(game),
+    "mcts": lambda game: _search_policy("mcts", game),
 }
 
 
@@ -173,6 +184,13 @@ def _shipped_policy(game: Game) -> Policy:
     from jungle_envs.agents import shipped_policy
 
     return shipped_policy(game)
+
+
+def _search_policy(name: str, game: Game) -> Policy:
+    """IS-MCTS by name: ``mcts``, ``mcts:400``, ``mcts:0.5s``, ``mcts:400:random``."""
+    from jungle_envs.search import MCTS
+
+    return MCTS.from_name(name).for_game(game)
 
 
 BUILT_IN_POLICIES = frozenset(POLICY_REGISTRY)
@@ -204,6 +222,8 @@ def make_policy(spec: Any, game: Game) -> Policy:
             policy = POLICY_REGISTRY[name](game)
             if not isinstance(policy, MaskablePPOPolicy):
                 return policy
+        elif name.startswith("mcts:"):
+            return _search_policy(name, game)
         elif name.startswith("rllib:"):  # a Ray RLlib checkpoint (needs the rllib extra)
             from jungle_envs.rllib import RLlibPolicy
 
@@ -216,6 +236,8 @@ def make_policy(spec: Any, game: Game) -> Policy:
                 "a path to a MaskablePPO .zip, rllib:CHECKPOINT_DIR, a policy object or a "
                 "callable"
             )
+    elif hasattr(spec, "for_game"):  # settings to bind to the game (jungle_envs.search.MCTS)
+        return spec.for_game(game)
     elif hasattr(spec, "policy") and hasattr(spec, "predict"):
         policy = MaskablePPOPolicy(spec)
     elif isinstance(spec, Policy):
@@ -297,6 +319,16 @@ def observation_game(policy: Any, game: Game) -> Game:
     """The game whose ``observe`` builds ``policy``'s observations in ``game``: ``game``
     itself unless the policy was trained with other observation-only options."""
     return getattr(policy, "observation_game", None) or game
+
+
+def opponent_action(
+    policy: Any, game: Game, state: Any, seat: int, mask: np.ndarray, rng: np.random.Generator
+) -> int:
+    """``policy``'s choice in ``seat``: a search (``uses_state``) gets the state, which it
+    reads only through ``Game.resample``; any other policy its observation."""
+    if getattr(policy, "uses_state", False):
+        return policy.act_state(state, seat, mask, rng)
+    return policy.act(opponent_observation(policy, game, state, seat), mask, rng)
 
 
 def opponent_observation(policy: Any, game: Game, state: Any, seat: int) -> np.ndarray | None:

@@ -16,7 +16,7 @@ import numpy as np
 
 from jungle_envs.core.engines import checked_opponent_action
 from jungle_envs.core.game import CHANCE, TERMINAL, Game
-from jungle_envs.core.policies import make_policy, opponent_observation
+from jungle_envs.core.policies import make_policy, opponent_action
 from jungle_envs.core.registry import GAMES, make_game
 from jungle_envs.core.state import StateError
 
@@ -140,8 +140,7 @@ class Session:
                 continue
             policy = self.policies[player]
             mask = game.legal_mask(state)
-            obs = opponent_observation(policy, game, state, player)
-            action = policy.act(obs, mask, self.opponent_rng)
+            action = opponent_action(policy, game, state, player, mask, self.opponent_rng)
             action = checked_opponent_action(game, player, action, mask)
             game._apply_action(state, action)
             self._logged(player, action)

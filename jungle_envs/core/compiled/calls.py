@@ -9,7 +9,7 @@ from __future__ import annotations
 from jungle_envs.core.compiled import contract as game
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.rng import CHANCE_STREAM, uniform
-from jungle_envs.core.compiled.runner import random_legal
+from jungle_envs.core.compiled.runner import HEURISTIC, random_legal
 
 
 @kernel
@@ -89,3 +89,28 @@ def random_actions(masks, streams, out):
     for timing vector envs)."""
     for i in range(masks.shape[0]):
         out[i] = random_legal(masks[i], streams[i])
+
+
+@kernel
+def playout(cfg, s, streams, kinds, first_action, obs, mask, out, scores_out):
+    """Apply ``first_action`` (if >= 0), then play to the end: chance from the chance
+    stream, each seat by its kind (``runner.RANDOM`` or ``runner.HEURISTIC``) from the
+    opponent stream. ``out`` gets every seat's return, ``scores_out`` its score, and
+    ``obs`` is scratch. A search's rollout in one call."""
+    if first_action >= 0:
+        game.apply_action(cfg, s, first_action)
+    while True:
+        player = game.current_player(cfg, s)
+        if player == game.CHANCE:
+            game.apply_chance(cfg, s, game.sample_chance(cfg, s, uniform(streams, CHANCE_STREAM)))
+            continue
+        if player == game.TERMINAL:
+            break
+        game.legal_mask(cfg, s, mask)
+        if kinds[player] == HEURISTIC:
+            game.observe(cfg, s, player, obs)
+            game.apply_action(cfg, s, game.heuristic_action(cfg, s, player, obs, mask))
+        else:
+            game.apply_action(cfg, s, random_legal(mask, streams))
+    game.returns(cfg, s, out)
+    game.scores(cfg, s, scores_out)

@@ -39,6 +39,8 @@ class Twin:
         if (self.cfg.num_actions, self.cfg.obs_size) != (self.num_actions, self.obs_size):
             raise TwinUnavailable("the twin's action or observation size differs")
         self._bound: dict[str, object] = {}
+        self._scratch_obs = np.zeros(self.obs_size, dtype=np.float32)
+        self._scratch_mask = np.zeros(self.num_actions, dtype=np.int8)
 
     def __reduce__(self):
         # The twin is a pure function of its game: a copy (pickle, deepcopy) rebuilds it.
@@ -100,6 +102,21 @@ class Twin:
         out = np.zeros(self.num_players)
         self._call("returns", row, out)
         return out.tolist()
+
+    def playout(
+        self,
+        row: np.ndarray,
+        streams: np.ndarray,
+        kinds: np.ndarray,
+        first_action: int = -1,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Play ``row`` to the end in one compiled call (see ``calls.playout``): each seat
+        random or heuristic by ``kinds`` (int8, one per seat), drawing from ``streams``
+        (two uint64 words, as ``rng.stream_state`` makes); every seat's return and score."""
+        returns, scores = np.zeros(self.num_players), np.zeros(self.num_players)
+        obs, mask = self._scratch_obs, self._scratch_mask
+        self._call("playout", row, streams, kinds, int(first_action), obs, mask, returns, scores)
+        return returns, scores
 
     def heuristic_action(self, row: np.ndarray, seat: int) -> int:
         obs = self.observe(row, seat)

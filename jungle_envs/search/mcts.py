@@ -1,0 +1,237 @@
+"""Information-set Monte Carlo tree search (IS-MCTS), an opponent of adjustable strength.
+
+Each decision searches one tree over the deciding seat's information: every simulation
+plays in a determinization (``Game.resample``: what the seat cannot see dealt anew, drawn
+from what it may know only), walks the tree by UCB, samples chance outcomes with the
+event's odds on the way, adds one node and finishes the game with a rollout (the random
+or the heuristic policy for every seat). A node is the sequence of decisions from the
+root, so worlds that differ in hidden cards or dice share statistics; a child counts the
+simulations in which it was legal ("availability", Cowling, Powley and Whitehouse 2012)
+and its mean return for every seat, and the seat to act at a node picks by its own
+return. The move played is the root's most visited child.
+
+The strength dial is the budget: simulations per decision, or seconds per decision, or
+both (whichever runs out first). With a simulation budget the same generator gives the
+same choices; a time budget depends on the machine.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from jungle_envs.core.game import CHANCE, TERMINAL, Game, GameState
+from jungle_envs.search.worlds import ROLLOUTS, make_world
+
+ENGINES = ("auto", "compiled", "reference")
+VALUES = ("returns", "rank", "blend")
+
+
+def rank_value(scores: np.ndarray) -> np.ndarray:
+    """Per seat: the others it outscores minus those outscoring it, over the others."""
+    above = (scores[:, None] > scores[None, :]).sum(axis=1)
+    below = (scores[:, None] < scores[None, :]).sum(axis=1)
+    return (above - below) / max(len(scores) - 1, 1)
+
+
+class Node:
+    __slots__ = ("avail", "children", "total", "visits")
+
+    def __init__(self, players: int) -> None:
+        self.children: dict[int, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.total = np.zeros(players)  # summed returns of every seat through this node
+
+
+@dataclass(frozen=True)
+class MCTS:
+    """The settings of an IS-MCTS opponent; ``opponents=MCTS(simulations=400)`` in an env.
+
+    simulations: simulations per decision (None: the time budget alone).
+    seconds: wall time per decision (None: the simulation budget alone).
+    determinizations: worlds dealt per decision; simulation i plays in world i mod this.
+    rollout: "heuristic" or "random", for every seat in the rollouts.
+    exploration: the UCB constant, on values scaled to [0, 1].
+    value: what a finished simulation is worth to each seat: "returns" (the game's: +1 a
+        sole win, -1 a loss, 0 otherwise), "rank" (+1 for each other seat it outscores, -1
+        for each that outscores it, over the others), or "blend" (their mean: wins first,
+        and a better place when nobody wins, which a few simulations see more often).
+    engine: "auto" (the compiled twin when the game has one), "compiled" or "reference".
+    """
+
+    simulations: int | None = 200
+    seconds: float | None = None
+    determinizations: int = 8
+    rollout: str = "heuristic"
+    exploration: float = 0.7
+    value: str = "blend"
+    engine: str = "auto"
+
+    def __post_init__(self) -> None:
+        def whole(value: Any) -> bool:
+            return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+        if self.simulations is not None and not (whole(self.simulations) and self.simulations >= 1):
+            raise ValueError(
+                f"simulations must be an integer >= 1 or None, got {self.simulations!r}"
+            )
+        if self.seconds is not None and not (
+            isinstance(self.seconds, (int, float))
+            and not isinstance(self.seconds, bool)
+            and math.isfinite(self.seconds)
+            and self.seconds > 0
+        ):
+            raise ValueError(f"seconds must be a number > 0 or None, got {self.seconds!r}")
+        if self.simulations is None and self.seconds is None:
+            raise ValueError("give a budget: simulations, seconds or both")
+        if not (whole(self.determinizations) and self.determinizations >= 1):
+            raise ValueError(
+                f"determinizations must be an integer >= 1, got {self.determinizations!r}"
+            )
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {self.rollout!r}")
+        if not (isinstance(self.exploration, (int, float)) and self.exploration >= 0):
+            raise ValueError(f"exploration must be a number >= 0, got {self.exploration!r}")
+        if self.value not in VALUES:
+            raise ValueError(f"value must be one of {', '.join(VALUES)}, got {self.value!r}")
+        if self.engine not in ENGINES:
+            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {self.engine!r}")
+
+    @classmethod
+    def from_name(cls, name: str) -> MCTS:
+        """``mcts``, ``mcts:400`` (simulations), ``mcts:0.5s`` (seconds), and a rollout
+        policy after another colon: ``mcts:400:random``."""
+        head, *parts = name.split(":")
+        if head != "mcts" or len(parts) > 2:
+            raise ValueError(f"{name!r} is not mcts[:SIMULATIONS|:SECONDSs][:ROLLOUT]")
+        settings: dict[str, Any] = {}
+        try:
+            if parts and parts[0].endswith("s"):
+                settings.update(seconds=float(parts[0][:-1]), simulations=None)
+            elif parts:
+                settings.update(simulations=int(parts[0]))
+        except ValueError:
+            raise ValueError(
+                f"{name!r}: the budget is a number of simulations (mcts:400) or of seconds "
+                f"(mcts:0.5s), got {parts[0]!r}"
+            ) from None
+        if len(parts) == 2:
+            settings.update(rollout=parts[1])
+        try:
+            return cls(**settings)
+        except ValueError as exc:
+            raise ValueError(f"{name!r}: {exc}") from None
+
+    def for_game(self, game: Game) -> MCTSPolicy:
+        return MCTSPolicy(game, self)
+
+
+class MCTSPolicy:
+    """IS-MCTS bound to a game. It reads the true state only through ``Game.resample``,
+    so it knows what its seat may know. Envs hand it the state (``uses_state``)."""
+
+    uses_observation = False
+    uses_state = True
+
+    def __init__(self, game: Game, settings: MCTS | None = None, **changes: Any) -> None:
+        self.game = game
+        self.settings = replace(settings or MCTS(), **changes)
+        self.world = make_world(game, self.settings.rollout, self.settings.engine)
+        self.last: dict[str, float] = {}  # the last search: simulations, seconds
+
+    def act(self, observation, action_mask, rng) -> int:
+        raise TypeError(
+            "MCTS searches from the game state, not an observation: use it as an env "
+            "opponent (envs pass it the state) or call act_state(state, seat, mask, rng)"
+        )
+
+    def act_state(
+        self, state: GameState, seat: int, action_mask: np.ndarray, rng: np.random.Generator
+    ) -> int:
+        legal = np.flatnonzero(action_mask)
+        if len(legal) == 1:
+            self.last = {"simulations": 0, "seconds": 0.0}
+            return int(legal[0])
+        settings, world = self.settings, self.world
+        start = time.perf_counter()
+        deadline = start + settings.seconds if settings.seconds is not None else math.inf
+        budget = settings.simulations if settings.simulations is not None else math.inf
+        worlds = [
+            world.load(self.game.resample(state, seat, rng))
+            for _ in range(settings.determinizations)
+        ]
+        root, done = Node(self.game.num_players), 0
+        while done < budget and (done == 0 or time.perf_counter() < deadline):
+            self._simulate(root, world.copy(worlds[done % len(worlds)]), rng)
+            done += 1
+        self.last = {"simulations": done, "seconds": time.perf_counter() - start}
+        return self._choose(root, legal, seat)
+
+    def _simulate(self, root: Node, state: Any, rng: np.random.Generator) -> None:
+        world, c = self.world, self.settings.exploration
+        node, path = root, []
+        while True:
+            player = world.player(state)
+            while player == CHANCE:
+                world.chance(state, rng)
+                player = world.player(state)
+            if player == TERMINAL:
+                result = self._value(*world.final(state))
+                break
+            legal = world.legal(state).tolist()
+            children = node.children
+            untried = []
+            for action in legal:
+                child = children.get(action)
+                if child is None:
+                    untried.append(action)
+                else:
+                    child.avail += 1
+            if untried:
+                # the rollout policy's choice first: with a heuristic, its move is the
+                # likeliest good one, and the first simulations through a node test it
+                action = world.favourite(state, player, rng)
+                if action not in untried:
+                    action = untried[int(rng.integers(len(untried)))]
+                child = children[action] = Node(len(root.total))
+                path.append(child)
+                result = self._value(*world.rollout(state, action, rng))
+                break
+            best, best_score = -1, -math.inf
+            for action in legal:
+                child = children[action]
+                mean = (child.total[player] / child.visits + 1.0) / 2.0
+                score = mean + c * math.sqrt(math.log(child.avail) / child.visits)
+                if score > best_score:
+                    best, best_score = action, score
+            node = children[best]
+            path.append(node)
+            world.act(state, best)
+        for visited in path:
+            visited.visits += 1
+            visited.total += result
+
+    def _value(self, returns: np.ndarray, scores: np.ndarray) -> np.ndarray:
+        kind = self.settings.value
+        if kind == "returns":
+            return returns
+        if kind == "rank":
+            return rank_value(scores)
+        return (returns + rank_value(scores)) / 2.0
+
+    def _choose(self, root: Node, legal: np.ndarray, seat: int) -> int:
+        """The most visited legal child; ties go to the higher mean return for ``seat``."""
+        best, key = int(legal[0]), (-1, -math.inf)
+        for action in legal.tolist():
+            child = root.children.get(action)
+            if child is None or child.visits == 0:
+                continue
+            candidate = (child.visits, child.total[seat] / child.visits)
+            if candidate > key:
+                best, key = action, candidate
+        return best

@@ -1,0 +1,196 @@
+"""The IS-MCTS opponent: legal, within budget, reproducible, blind to what its seat cannot
+see, and usable wherever a policy is."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from spank_positions import position
+
+import jungle_envs
+from jungle_envs.core.game import CHANCE, TERMINAL
+from jungle_envs.core.policies import make_policy
+from jungle_envs.evaluation import evaluate, play_game
+from jungle_envs.games.spank_the_monkey.tables import ACTIONS, SPANK
+from jungle_envs.search import MCTS, MCTSPolicy
+
+GAMES = sorted(jungle_envs.core.registry.GAMES)
+SMALL = MCTS(simulations=12, determinizations=3)
+
+
+def decisions(game, seed: int):
+    """(state, seat) at the decisions of a masked-random game with a real choice."""
+    rng = np.random.default_rng(seed)
+    state = game.new_state()
+    while (player := game.current_player(state)) != TERMINAL:
+        if player == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+            continue
+        if game.legal_mask(state).sum() > 1:
+            yield state.copy(), player
+        game.apply_action(state, int(rng.choice(game.legal_actions(state))))
+
+
+def play(env, seed):
+    """A masked-random learner against the env's opponents; the trajectory."""
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset(seed=seed)
+    trajectory, done = [obs], False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+        trajectory += [action, obs, reward]
+        done = terminated or truncated
+    return trajectory, info
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+@pytest.mark.parametrize("name", GAMES)
+def test_mcts_opponents_play_whole_games_legally_and_reproducibly(name, engine):
+    """Illegal choices raise in the env (OpponentError), so a finished game is a legal one;
+    the same seed gives the same game, the opponents' searches included."""
+    env_id = f"jungle_envs/{name}-v0"
+    env = gym.make(env_id, num_players=3, opponents=SMALL, engine=engine)
+    first, info = play(env, seed=7)
+    assert "winners" in info
+    again, _ = play(env, seed=7)
+    assert len(first) == len(again)
+    for a, b in zip(first, again, strict=True):
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_mcts_picks_legal_actions_within_its_simulation_budget(name):
+    game = jungle_envs.make_game(name, 4)
+    policy = MCTSPolicy(game, SMALL)
+    rng = np.random.default_rng(0)
+    for i, (state, seat) in enumerate(decisions(game, seed=1)):
+        if i % 5:
+            continue
+        mask = game.legal_mask(state)
+        action = policy.act_state(state, seat, mask, rng)
+        assert mask[action]
+        assert policy.last["simulations"] == SMALL.simulations
+
+
+def test_a_single_legal_action_is_played_without_a_search():
+    game = jungle_envs.make_game("TropicRace", 2)
+    state, seat = next(decisions(game, seed=0))
+    only = np.zeros_like(game.legal_mask(state))
+    only[game.legal_actions(state)[0]] = True
+    policy = MCTSPolicy(game, SMALL)
+    assert policy.act_state(state, seat, only, np.random.default_rng(0)) == int(only.argmax())
+    assert policy.last["simulations"] == 0
+
+
+def test_a_time_budget_stops_the_search():
+    game = jungle_envs.make_game("JungleSweep", 4)
+    state, seat = next(decisions(game, seed=2))
+    policy = MCTSPolicy(game, MCTS(simulations=None, seconds=0.05))
+    action = policy.act_state(state, seat, game.legal_mask(state), np.random.default_rng(0))
+    assert game.legal_mask(state)[action]
+    assert policy.last["simulations"] >= 1
+    # the clock is read between simulations: one simulation may run past it, not more
+    assert policy.last["seconds"] < 0.05 + 1.0
+    both = MCTSPolicy(game, MCTS(simulations=5, seconds=60.0))
+    both.act_state(state, seat, game.legal_mask(state), np.random.default_rng(0))
+    assert both.last["simulations"] == 5  # whichever budget runs out first
+
+
+@pytest.mark.parametrize("name", ["JungleSweep", "SpankTheMonkey"])
+def test_the_search_sees_only_what_its_seat_may_know(name):
+    """A state and a resample of it look alike to the seat: the search must choose alike."""
+    game = jungle_envs.make_game(name, 3)
+    policy = MCTSPolicy(game, SMALL)
+    checked = 0
+    for i, (state, seat) in enumerate(decisions(game, seed=3)):
+        if i % 4:
+            continue
+        other = game.resample(state, seat, np.random.default_rng(100 + i))
+        mask = game.legal_mask(state)
+        assert np.array_equal(mask, game.legal_mask(other))
+        a = policy.act_state(state, seat, mask, np.random.default_rng(i))
+        b = policy.act_state(other, seat, mask, np.random.default_rng(i))
+        assert a == b
+        checked += other != state
+    assert checked > 0  # some pairs did differ in what the seat cannot see
+
+
+def test_mcts_spanks_the_monkey_when_it_can():
+    game, state = position(
+        {0: ["Anvil"]}, {0: ["Totem Pole", "Dinosaur Skeleton", "Piano", "Surfboard"]}, phase=SPANK
+    )
+    policy = MCTSPolicy(game, MCTS(simulations=40))
+    mask = game.legal_mask(state)
+    assert mask.sum() > 1
+    assert policy.act_state(state, 0, mask, np.random.default_rng(0)) == ACTIONS.spank
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["mcts", "mcts:30", "mcts:0.01s", "mcts:30:random", MCTS(simulations=30, value="returns")],
+)
+def test_mcts_by_name_or_settings_in_every_player_loop(spec):
+    game = jungle_envs.make_game("TropicRace", 2)
+    policy = make_policy(spec, game)
+    assert isinstance(policy, MCTSPolicy)
+    if isinstance(spec, str) and spec.count(":") == 2:
+        assert policy.settings.rollout == "random"
+    # the rules-engine loop (tournaments, ladder) and the evaluation loop (agent seat)
+    assert play_game(game, [policy, make_policy("heuristic", game)], seed=0) is not None
+    result = evaluate("jungle_envs/TropicRace-v0", spec, "random", games=2, num_players=2)
+    assert result.games == 2 and result.illegal_actions == 0
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"simulations": 0}, "simulations must be an integer >= 1"),
+        ({"simulations": 2.5}, "simulations must be an integer >= 1"),
+        ({"seconds": -1}, "seconds must be a number > 0"),
+        ({"simulations": None}, "give a budget"),
+        ({"determinizations": 0}, "determinizations must be an integer >= 1"),
+        ({"rollout": "greedy"}, "rollout must be one of heuristic, random"),
+        ({"value": "score"}, "value must be one of returns, rank, blend"),
+        ({"engine": "gpu"}, "engine must be one of auto, compiled, reference"),
+        ({"exploration": -0.1}, "exploration must be a number >= 0"),
+    ],
+)
+def test_bad_settings_are_refused_by_name(settings, message):
+    with pytest.raises(ValueError, match=message):
+        MCTS(**settings)
+
+
+@pytest.mark.parametrize("name", ["mcts:", "mcts:x", "mcts:1:2:3", "mcts:0", "mcts:-1s"])
+def test_bad_names_are_refused(name):
+    game = jungle_envs.make_game("TropicRace", 2)
+    with pytest.raises(ValueError, match="mcts"):
+        make_policy(name, game)
+
+
+def test_mcts_refuses_to_act_from_an_observation_alone():
+    policy = MCTSPolicy(jungle_envs.make_game("TropicRace", 2), SMALL)
+    with pytest.raises(TypeError, match="searches from the game state"):
+        policy.act(np.zeros(3, np.float32), np.ones(3, bool), np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_compiled_rollout_ends_a_valid_game_with_the_rules_engines_results(name):
+    from jungle_envs.core.compiled import runner
+    from jungle_envs.core.compiled.engine import Twin
+
+    game = jungle_envs.make_game(name, 3)
+    twin = Twin(game)
+    for i, (state, _) in enumerate(decisions(game, seed=4)):
+        if i % 6:
+            continue
+        for kind in (runner.RANDOM, runner.HEURISTIC):
+            row = twin.pack(state)
+            streams = np.array([i, kind], dtype=np.uint64)
+            returns, scores = twin.playout(row, streams, np.full(3, kind, np.int8))
+            final = twin.unpack(row)
+            game.validate_state(final)
+            assert game.current_player(final) == TERMINAL
+            assert returns.tolist() == game.returns(final)
+            assert scores.tolist() == game.scores(final)
