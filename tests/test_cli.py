@@ -27,6 +27,7 @@ COMMANDS = [
     "benchmarks.training_share",
     "benchmarks.training_speed",
     "benchmarks.own_script",
+    "benchmarks.search_speed",
 ]
 
 

@@ -119,3 +119,18 @@ def test_own_script_times_every_setup_on_the_requested_steps(tmp_path, capsys):
     assert json.loads(out.read_text()) == results
     table = capsys.readouterr().out
     assert all(f"| {setup} |" in table for setup in own_script.SETUPS)
+
+
+def test_search_speed_times_every_budget(tmp_path, capsys):
+    from benchmarks import search_speed
+
+    out = tmp_path / "search.json"
+    results = search_speed.main(
+        ["--game", "JungleSweep", "--simulations", "4", "8", "--positions", "3", "--json",
+         str(out)]
+    )  # fmt: skip
+    rows = results["JungleSweep"]
+    assert sorted(rows) == [4, 8]
+    assert all(row["seconds_per_decision"] > 0 for row in rows.values())
+    assert json.loads(out.read_text()) == {"JungleSweep": {str(k): v for k, v in rows.items()}}
+    assert "| JungleSweep | 8 |" in capsys.readouterr().out

@@ -1,0 +1,91 @@
+"""Time per decision of the IS-MCTS opponent, per game and budget.
+
+    python -m benchmarks.search_speed [--game NAME ...] [--simulations 100 300 1000]
+        [--players 4] [--positions 20] [--json FILE]
+
+For each game it plays a heuristic game (seed 0) and takes ``--positions`` of its
+decisions with more than one legal action, spread over the game; then the search decides
+each of them at each budget, in this process, on the compiled twin with heuristic
+rollouts (``jungle_envs.search.MCTS`` defaults otherwise). It reports the mean seconds per
+decision and simulations per second. Early decisions cost more than late ones (longer
+rollouts), so the spread over the whole game matters.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+import jungle_envs
+from jungle_envs.core.game import CHANCE, TERMINAL
+from jungle_envs.search import MCTS, MCTSPolicy
+from training import cli
+
+
+def positions(game, count: int, seed: int = 0) -> list:
+    """``count`` decisions with a choice, evenly spread over one heuristic game."""
+    rng = np.random.default_rng(seed)
+    heuristic = game.heuristic_policy()
+    state, found = game.new_state(), []
+    while (player := game.current_player(state)) != TERMINAL:
+        if player == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+            continue
+        mask = game.legal_mask(state)
+        if mask.sum() > 1:
+            found.append((state.copy(), player, mask))
+        game.apply_action(state, heuristic.act(game.observe(state, player), mask, rng))
+    picks = np.linspace(0, len(found) - 1, min(count, len(found))).round().astype(int)
+    return [found[i] for i in sorted(set(picks.tolist()))]
+
+
+def measure(name: str, budgets: list[int], players: int, count: int) -> dict[int, dict]:
+    game = jungle_envs.make_game(name, players)
+    chosen = positions(game, count)
+    warm = MCTSPolicy(game, MCTS(simulations=2))
+    for state, seat, mask in chosen:  # every compiled kernel loaded before the clock
+        warm.act_state(state, seat, mask, np.random.default_rng(0))
+    results = {}
+    for budget in budgets:
+        policy = MCTSPolicy(game, MCTS(simulations=budget))
+        rng, start = np.random.default_rng(1), time.perf_counter()
+        for state, seat, mask in chosen:
+            policy.act_state(state, seat, mask, rng)
+        seconds = (time.perf_counter() - start) / len(chosen)
+        results[budget] = {"seconds_per_decision": seconds, "simulations_per_s": budget / seconds}
+    return results
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = cli.parser("benchmarks.search_speed", __doc__)
+    cli.add_games(parser)
+    parser.add_argument(
+        "--simulations", type=int, nargs="+", default=[100, 300, 1000], help="budgets to time"
+    )
+    parser.add_argument("--players", type=int, default=4, help="player count")
+    parser.add_argument("--positions", type=int, default=20, help="decisions timed per game")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args(argv)
+    if min(args.simulations) < 1 or args.positions < 1:
+        parser.error("--simulations and --positions must be at least 1")
+    print("| game | simulations | seconds per decision | simulations/s |")
+    print("| --- | --- | --- | --- |")
+    results = {}
+    for name in args.game:
+        rows = results[name] = measure(name, args.simulations, args.players, args.positions)
+        for budget, row in rows.items():
+            print(
+                f"| {name} | {budget:,} | {row['seconds_per_decision']:.3f} | "
+                f"{row['simulations_per_s']:,.0f} |",
+                flush=True,
+            )
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+    return results
+
+
+if __name__ == "__main__":
+    main()
