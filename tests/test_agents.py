@@ -165,6 +165,18 @@ def test_ladder_picks_checkpoints_and_writes_its_section(tmp_path, agents_dir):
         ladder.main(["--game", "TropicRace", "--players", "9"])
 
 
+def test_the_ladder_takes_search_opponents_by_budget(tmp_path, capsys):
+    body = ladder.main(
+        ["--game", "TropicRace", "--players", "2", "--games", "4", "--runs", str(tmp_path),
+         "--search", "mcts:8", "mcts:0.01s:random"]
+    )  # fmt: skip
+    assert "| mcts (8 simulations) |" in body
+    assert "| mcts (0.01 s, random rollouts) |" in body
+    with pytest.raises(SystemExit) as exc:
+        ladder.main(["--game", "TropicRace", "--search", "mcts:zero"])
+    assert exc.value.code == 2 and "mcts:zero" in capsys.readouterr().err
+
+
 def test_every_game_ships_an_agent_at_4_and_2_players():
     expected = {
         agents.agent_name(env_id.split("/")[1].removesuffix("-v0"), players)

@@ -1,14 +1,17 @@
 """The ladder of every game: random, heuristic, the shipped agent and earlier checkpoints.
 
     python -m training.ladder [--game JungleSweep ...] [--players 4 2] [--games 200]
-        [--runs runs/train] [--checkpoints 3] [--workers 2] [--write docs/results.md]
+        [--runs runs/train] [--checkpoints 3] [--search mcts:100 mcts:1000] [--workers 2]
+        [--write docs/results.md]
 
 For each game and player count it runs a round-robin tournament (``training.tournament``:
 seats alternating between the two policies of a pair, Bradley-Terry ratings on the Elo
 scale with bootstrap 95% intervals) between ``random``, ``heuristic``, ``ppo`` (the agent
-shipped in the package) and ``--checkpoints`` evenly spaced checkpoints of the run it was
-trained in (``RUNS/<Game>-<N>p``, when that folder exists). ``--write`` replaces the ladder
-section of a markdown page (between its ladder markers) with the tables.
+shipped in the package), ``--checkpoints`` evenly spaced checkpoints of the run it was
+trained in (``RUNS/<Game>-<N>p``, when that folder exists) and the IS-MCTS opponent at
+each ``--search`` budget (``mcts:SIMULATIONS``, ``jungle_envs.search``). ``--write``
+replaces the ladder section of a markdown page (between its ladder markers) with the
+tables.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ def ladder(
     workers: int,
     seed: int,
     quiet: bool = True,
+    search: tuple[str, ...] = (),
 ) -> Tournament:
     names, policies = ["random", "heuristic"], ["random", "heuristic"]
     env_id = f"jungle_envs/{game}-v0"
@@ -58,7 +62,36 @@ def ladder(
     for name, path in checkpoints(runs / f"{game}-{players}p", count):
         names.append(name)
         policies.append(str(path))
+    for name in search:
+        names.append(search_label(name))
+        policies.append(name)
     return run(env_id, policies, players, games, seed, workers, names=names, quiet=quiet)
+
+
+def search_label(name: str) -> str:
+    """``mcts:1000`` as the ladder names it: ``mcts (1,000 simulations)``."""
+    from jungle_envs.search import MCTS
+
+    settings = MCTS.from_name(name)
+    if settings.simulations is not None:
+        budget = f"{settings.simulations:,} simulations"
+    else:
+        budget = f"{settings.seconds:g} s"
+    rollout = "" if settings.rollout == "heuristic" else f", {settings.rollout} rollouts"
+    return f"mcts ({budget}{rollout})"
+
+
+def search_name(text: str) -> str:
+    """An argparse ``type=`` for ``--search``: an IS-MCTS name, checked."""
+    import argparse
+
+    from jungle_envs.search import MCTS
+
+    try:
+        MCTS.from_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def markdown(game: str, players: int, games: int, result: Tournament) -> str:
@@ -98,6 +131,13 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument(
         "--checkpoints", type=int, default=3, help="checkpoints of each run in the ladder"
     )
+    parser.add_argument(
+        "--search",
+        nargs="*",
+        type=search_name,
+        default=[],
+        help="IS-MCTS opponents to add, by budget (mcts:100 mcts:1000)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes sharing the pairs")
     parser.add_argument("--seed", type=int, default=30_000, help="seed of the first game")
     parser.add_argument("--write", type=Path, help="a markdown page with a ladder section")
@@ -122,6 +162,7 @@ def main(argv: list[str] | None = None) -> str:
                 args.workers,
                 args.seed,
                 quiet=args.quiet,
+                search=tuple(args.search),
             )
             block = markdown(game, players, args.games, result)
             print(block, flush=True)
