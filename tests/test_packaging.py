@@ -76,6 +76,13 @@ def test_the_wheel_has_every_file_of_the_package(wheel_names):
     assert source - set(wheel_names) == set()
 
 
+def python_in_repo(code: str) -> subprocess.CompletedProcess:
+    """``code`` in a fresh Python at the repository's root: nothing imported before it."""
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+
+
 def test_multiagent_without_pettingzoo_names_the_extra():
     code = (
         "import importlib, sys\n"
@@ -87,9 +94,7 @@ def test_multiagent_without_pettingzoo_names_the_extra():
         "else:\n"
         "    print('imported')\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+    done = python_in_repo(code)
     assert done.returncode == 0, done.stderr
     assert "pip install 'jungle-envs[multiagent]'" in done.stdout
 
@@ -101,9 +106,7 @@ def test_gymnasium_make_finds_an_env_without_importing_the_package_first():
         "obs, info = env.reset(seed=0)\n"
         "print(env.unwrapped.game.num_players, obs.shape == env.observation_space.shape)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+    done = python_in_repo(code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["3", "True"]
 
@@ -114,9 +117,7 @@ def test_rllib_train_without_ray_names_the_extra():
         "sys.modules['ray'] = None\n"
         "runpy.run_module('training.rllib_train', run_name='__main__')\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+    done = python_in_repo(code)
     assert done.returncode != 0
     err = done.stderr.strip()
     assert "Traceback" not in err and len(err.splitlines()) == 1, err
