@@ -166,12 +166,22 @@ def test_ladder_picks_checkpoints_and_writes_its_section(tmp_path, agents_dir):
 
 
 def test_the_ladder_takes_search_opponents_by_budget(tmp_path, capsys):
+    page = tmp_path / "results.md"
+    start, end = ladder.markers("search-ladder")
+    page.write_text(f"{ladder.START}\nkept\n{ladder.END}\n{start}\nold\n{end}\n")
     body = ladder.main(
         ["--game", "TropicRace", "--players", "2", "--games", "4", "--runs", str(tmp_path),
-         "--search", "mcts:8", "mcts:0.01s:random"]
+         "--search", "mcts:8", "mcts:0.01s:random", "--write", str(page),
+         "--section", "search-ladder"]
     )  # fmt: skip
     assert "| mcts (8 simulations) |" in body
     assert "| mcts (0.01 s, random rollouts) |" in body
+    text = page.read_text()
+    assert "kept" in text and "old" not in text and f"{start}\n{body}{end}" in text
+    with pytest.raises(SystemExit) as exc:  # refused before any game is played
+        ladder.main(["--game", "TropicRace", "--write", str(page), "--section", "nowhere"])
+    assert exc.value.code == 2 and "nowhere:start" in capsys.readouterr().err
+    assert page.read_text() == text
     with pytest.raises(SystemExit) as exc:
         ladder.main(["--game", "TropicRace", "--search", "mcts:zero"])
     assert exc.value.code == 2 and "mcts:zero" in capsys.readouterr().err

@@ -127,6 +127,27 @@ def test_mcts_spanks_the_monkey_when_it_can():
     assert policy.act_state(state, 0, mask, np.random.default_rng(0)) == ACTIONS.spank
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_strong_prior_keeps_the_search_on_the_rollout_policys_move(name):
+    """The progressive bias: with a prior far above any value difference the most visited
+    move is the heuristic's (which reads only the seat's own view, so a resample of the
+    state gives the same move); with none the search is free to leave it."""
+    game = jungle_envs.make_game(name, 4)
+    strong = MCTSPolicy(game, MCTS(simulations=120, determinizations=2, prior=1e6))
+    heuristic = make_policy("heuristic", game)
+    checked = 0
+    for i, (state, seat) in enumerate(decisions(game, seed=5)):
+        if i % 3:
+            continue
+        mask = game.legal_mask(state)
+        if mask.sum() > 60:  # every move is tried once before the bias can tell
+            continue
+        expected = heuristic.act(game.observe(state, seat), mask, np.random.default_rng(0))
+        assert strong.act_state(state, seat, mask, np.random.default_rng(i)) == expected
+        checked += 1
+    assert checked >= 3
+
+
 @pytest.mark.parametrize(
     "spec",
     ["mcts", "mcts:30", "mcts:0.01s", "mcts:30:random", MCTS(simulations=30, value="returns")],
@@ -155,6 +176,8 @@ def test_mcts_by_name_or_settings_in_every_player_loop(spec):
         ({"value": "score"}, "value must be one of returns, rank, blend"),
         ({"engine": "gpu"}, "engine must be one of auto, compiled, reference"),
         ({"exploration": -0.1}, "exploration must be a number >= 0"),
+        ({"prior": -1}, "prior must be a number >= 0"),
+        ({"prior": float("nan")}, "prior must be a number >= 0"),
     ],
 )
 def test_bad_settings_are_refused_by_name(settings, message):

@@ -2,7 +2,7 @@
 
     python -m training.ladder [--game JungleSweep ...] [--players 4 2] [--games 200]
         [--runs runs/train] [--checkpoints 3] [--search mcts:100 mcts:1000] [--workers 2]
-        [--write docs/results.md]
+        [--write docs/results.md] [--section ladder]
 
 For each game and player count it runs a round-robin tournament (``training.tournament``:
 seats alternating between the two policies of a pair, Bradley-Terry ratings on the Elo
@@ -10,8 +10,8 @@ scale with bootstrap 95% intervals) between ``random``, ``heuristic``, ``ppo`` (
 shipped in the package), ``--checkpoints`` evenly spaced checkpoints of the run it was
 trained in (``RUNS/<Game>-<N>p``, when that folder exists) and the IS-MCTS opponent at
 each ``--search`` budget (``mcts:SIMULATIONS``, ``jungle_envs.search``). ``--write``
-replaces the ladder section of a markdown page (between its ladder markers) with the
-tables.
+replaces a section of a markdown page with the tables: the one between
+``<!-- SECTION:start -->`` and ``<!-- SECTION:end -->``, ``--section ladder`` unless told.
 """
 
 from __future__ import annotations
@@ -111,6 +111,10 @@ def markdown(game: str, players: int, games: int, result: Tournament) -> str:
     return "\n".join(lines) + "\n"
 
 
+def markers(section: str) -> tuple[str, str]:
+    return f"<!-- {section}:start -->", f"<!-- {section}:end -->"
+
+
 def write_section(page: Path, body: str, start: str = START, end: str = END) -> None:
     """Replace what lies between the page's ``start`` and ``end`` markers with ``body``."""
     text = page.read_text()
@@ -141,10 +145,20 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument("--workers", type=int, default=1, help="processes sharing the pairs")
     parser.add_argument("--seed", type=int, default=30_000, help="seed of the first game")
     parser.add_argument("--write", type=Path, help="a markdown page with a ladder section")
+    parser.add_argument(
+        "--section",
+        default="ladder",
+        help="the section --write replaces: <!-- SECTION:start --> to <!-- SECTION:end -->",
+    )
     cli.add_quiet(parser)
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.write:  # before hours of games, not after
+        start, end = markers(args.section)
+        text = args.write.read_text() if args.write.is_file() else ""
+        if start not in text or end not in text:
+            parser.error(f"{args.write} has no {start} ... {end} section to replace")
     for players in args.players:
         for game in args.game:
             spec = jungle_envs.game_class(f"jungle_envs/{game}-v0").spec
@@ -169,7 +183,7 @@ def main(argv: list[str] | None = None) -> str:
             blocks.append(block)
     body = "\n".join(blocks)
     if args.write:
-        write_section(args.write, body)
+        write_section(args.write, body, *markers(args.section))
     return body
 
 

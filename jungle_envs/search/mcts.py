@@ -39,12 +39,13 @@ def rank_value(scores: np.ndarray) -> np.ndarray:
 
 
 class Node:
-    __slots__ = ("avail", "children", "total", "visits")
+    __slots__ = ("avail", "children", "favourite", "total", "visits")
 
     def __init__(self, players: int) -> None:
         self.children: dict[int, Node] = {}
         self.visits = 0
         self.avail = 1
+        self.favourite = -2  # the rollout policy's move here, once asked (-1: none)
         self.total = np.zeros(players)  # summed returns of every seat through this node
 
 
@@ -70,6 +71,7 @@ class MCTS:
     rollout: str = "heuristic"
     exploration: float = 0.7
     value: str = "blend"
+    prior: float = 1.0
     engine: str = "auto"
 
     def __post_init__(self) -> None:
@@ -97,6 +99,13 @@ class MCTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {self.rollout!r}")
         if not (isinstance(self.exploration, (int, float)) and self.exploration >= 0):
             raise ValueError(f"exploration must be a number >= 0, got {self.exploration!r}")
+        if not (
+            isinstance(self.prior, (int, float))
+            and not isinstance(self.prior, bool)
+            and math.isfinite(self.prior)
+            and self.prior >= 0
+        ):
+            raise ValueError(f"prior must be a number >= 0, got {self.prior!r}")
         if self.value not in VALUES:
             raise ValueError(f"value must be one of {', '.join(VALUES)}, got {self.value!r}")
         if self.engine not in ENGINES:
@@ -173,7 +182,7 @@ class MCTSPolicy:
         return self._choose(root, legal, seat)
 
     def _simulate(self, root: Node, state: Any, rng: np.random.Generator) -> None:
-        world, c = self.world, self.settings.exploration
+        world, c, prior = self.world, self.settings.exploration, self.settings.prior
         node, path = root, []
         while True:
             player = world.player(state)
@@ -196,6 +205,8 @@ class MCTSPolicy:
                 # the rollout policy's choice first: with a heuristic, its move is the
                 # likeliest good one, and the first simulations through a node test it
                 action = world.favourite(state, player, rng)
+                if node.favourite == -2:  # kept for the progressive bias below
+                    node.favourite = action
                 if action not in untried:
                     action = untried[int(rng.integers(len(untried)))]
                 child = children[action] = Node(len(root.total))
@@ -207,6 +218,8 @@ class MCTSPolicy:
                 child = children[action]
                 mean = (child.total[player] / child.visits + 1.0) / 2.0
                 score = mean + c * math.sqrt(math.log(child.avail) / child.visits)
+                if action == node.favourite:  # progressive bias, fading with visits
+                    score += prior / (child.visits + 1)
                 if score > best_score:
                     best, best_score = action, score
             node = children[best]
