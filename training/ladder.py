@@ -25,7 +25,14 @@ from training import cli
 from training.tournament import Tournament, run
 
 GAMES = ("JungleSweep", "TropicRace", "SpankTheMonkey", "ElephantFestival")
-START, END = "<!-- ladder:start -->", "<!-- ladder:end -->"
+
+
+def markers(section: str) -> tuple[str, str]:
+    """The comment lines that open and close a page section ``--write`` replaces."""
+    return f"<!-- {section}:start -->", f"<!-- {section}:end -->"
+
+
+START, END = markers("ladder")
 
 
 def checkpoints(run_dir: Path, count: int) -> list[tuple[str, Path]]:
@@ -109,10 +116,6 @@ def markdown(game: str, players: int, games: int, result: Tournament) -> str:
             f"{result.low[k]:.0f}-{result.high[k]:.0f} | {wins[k].sum():g} / {played:.0f} |"
         )
     return "\n".join(lines) + "\n"
-
-
-def markers(section: str) -> tuple[str, str]:
-    return f"<!-- {section}:start -->", f"<!-- {section}:end -->"
 
 
 def write_section(page: Path, body: str, start: str = START, end: str = END) -> None:
