@@ -27,8 +27,8 @@ import numpy as np
 
 import jungle_envs
 from jungle_envs.core.compiled import calls
-from jungle_envs.core.compiled.engine import Twin
 from jungle_envs.core.compiled.rng import stream_state
+from jungle_envs.core.compiled.twin import Twin
 from training import cli
 
 VECTOR_SIZES = (1, 64, 1024)

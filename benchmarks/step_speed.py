@@ -13,7 +13,7 @@ For each env and player count:
 (c) vector: the compiled vector env with 1, 64 and 1,024 envs on 1 and 2 threads
     (``vec1024x2``: 1,024 envs, 2 threads); steps count learner steps summed over the envs.
     ``--python-vectors`` adds Gymnasium's sync and async modes with 2 and 8 envs and
-    ``jungle_envs.vector.BatchedVectorEnv`` with 2 and 8 envs in two processes.
+    ``jungle_envs.process_vector_env.BatchedVectorEnv`` with 2 and 8 envs in two processes.
 (d) memory: peak Python memory (tracemalloc) of creating one env and playing 20 games.
 Each speed is the median of ``--repeats`` timed runs of ``--seconds`` each; the JSON has the
 minimum and maximum too.
@@ -36,12 +36,12 @@ import numpy as np
 import jungle_envs
 from benchmarks import compiled
 from jungle_envs.core.game import CHANCE, TERMINAL
-from jungle_envs.core.play import random_step
+from jungle_envs.core.random_play import random_step
 from jungle_envs.core.registry import game_class
-from jungle_envs.vector import BatchedVectorEnv
+from jungle_envs.process_vector_env import BatchedVectorEnv
 from training import cli
 
-# (mode, envs); "batched" is jungle_envs.vector.BatchedVectorEnv
+# (mode, envs); "batched" is jungle_envs.process_vector_env.BatchedVectorEnv
 VECTOR_SETUPS = (
     ("sync", 2), ("sync", 8), ("async", 2), ("async", 8), ("batched", 2), ("batched", 8)
 )  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from jungle_envs.core.game import TERMINAL
-from jungle_envs.core.play import random_step
+from jungle_envs.core.random_play import random_step
 
 
 def states(game, seed: int):

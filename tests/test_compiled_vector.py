@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import jungle_envs
-from jungle_envs.core.compiled.vector import CompiledVectorEnv
+from jungle_envs.core.compiled.vector_env import CompiledVectorEnv
 from jungle_envs.core.game import TERMINAL, IllegalActionError
 
 ENV_IDS = [pytest.param(env_id, id=env_id.split("/")[1]) for env_id in jungle_envs.ENV_IDS]

@@ -11,7 +11,7 @@ from gymnasium.utils.env_checker import check_env
 
 import jungle_envs
 from jungle_envs.core.game import CHANCE, TERMINAL
-from jungle_envs.core.play import play_randomly, random_step
+from jungle_envs.core.random_play import play_randomly, random_step
 from jungle_envs.core.registry import game_class
 
 # Every behaviour here holds on both engines (see conftest.each_engine).

@@ -8,7 +8,7 @@ import pytest
 from elephant_positions import cell, position, tile
 
 from jungle_envs.core.game import TERMINAL
-from jungle_envs.core.play import random_step
+from jungle_envs.core.random_play import random_step
 from jungle_envs.core.state import StateError
 from jungle_envs.evaluation import evaluate
 from jungle_envs.games.elephant_festival.encoding import decode

@@ -257,7 +257,7 @@ def test_a_full_game_lasts_twenty_rounds_of_one_tile_per_player():
     game = ElephantFestival(3)
     state = game.new_state()
     rng = __import__("numpy").random.default_rng(1)
-    from jungle_envs.core.play import random_step
+    from jungle_envs.core.random_play import random_step
 
     draws = 0
     while (player := random_step(game, state, rng)) != TERMINAL:

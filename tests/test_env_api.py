@@ -9,7 +9,7 @@ from gymnasium.utils.env_checker import check_env
 
 import jungle_envs
 from jungle_envs.core.game import CHANCE, TERMINAL
-from jungle_envs.core.play import random_step
+from jungle_envs.core.random_play import random_step
 
 # Every behaviour here holds on both engines (see conftest.each_engine).
 pytestmark = pytest.mark.usefixtures("each_engine")

@@ -10,7 +10,7 @@ from random_games import first, states
 
 from jungle_envs.core.game import TERMINAL
 from jungle_envs.core.image import BACKGROUND
-from jungle_envs.core.play import random_step
+from jungle_envs.core.random_play import random_step
 from jungle_envs.core.registry import make_game
 from jungle_envs.games.elephant_festival import image
 from jungle_envs.games.elephant_festival.tables import NUM_KINDS, PASS_ACTION, PLACE

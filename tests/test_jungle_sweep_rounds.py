@@ -7,7 +7,7 @@ import pytest
 from jungle_sweep_positions import RING_BROOM, make_game, parse_ring, position, roll, take
 
 from jungle_envs.core.game import CHANCE, TERMINAL
-from jungle_envs.core.play import play_randomly
+from jungle_envs.core.random_play import play_randomly
 from jungle_envs.games.jungle_sweep.game import JungleSweep
 from jungle_envs.games.jungle_sweep.rules import DIE_ROLL
 from jungle_envs.games.jungle_sweep.tables import (

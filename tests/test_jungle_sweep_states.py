@@ -9,7 +9,7 @@ import pytest
 from jungle_sweep_positions import RING_A, RING_BROOM, position, roll, take
 
 from jungle_envs.core.game import TERMINAL
-from jungle_envs.core.play import random_step
+from jungle_envs.core.random_play import random_step
 from jungle_envs.core.state import StateError
 from jungle_envs.games.jungle_sweep.game import JungleSweep
 from jungle_envs.games.jungle_sweep.tables import (

@@ -201,7 +201,7 @@ def test_mcts_refuses_to_act_from_an_observation_alone():
 @pytest.mark.parametrize("name", GAMES)
 def test_a_compiled_rollout_ends_a_valid_game_with_the_rules_engines_results(name):
     from jungle_envs.core.compiled import runner
-    from jungle_envs.core.compiled.engine import Twin
+    from jungle_envs.core.compiled.twin import Twin
 
     game = jungle_envs.make_game(name, 3)
     twin = Twin(game)

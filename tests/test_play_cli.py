@@ -338,6 +338,6 @@ def test_the_module_runs_and_reports_argument_errors_without_a_traceback():
 
 
 def test_importing_the_package_does_not_import_rich():
-    code = "import sys, jungle_envs, jungle_envs.core.play; print('rich' in sys.modules)"
+    code = "import sys, jungle_envs, jungle_envs.core.random_play; print('rich' in sys.modules)"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.stdout.strip() == "False"

@@ -11,7 +11,7 @@ from tropic_race_positions import position as tropic_position
 
 from jungle_envs import make_game
 from jungle_envs.core.game import TERMINAL
-from jungle_envs.core.play import random_step
+from jungle_envs.core.random_play import random_step
 from jungle_envs.core.registry import GAMES
 from jungle_envs.games.tropic_race.tables import MOVE
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jungle_envs.core.game import TERMINAL
-from jungle_envs.core.play import random_step
+from jungle_envs.core.random_play import random_step
 from jungle_envs.core.registry import make_game
 from jungle_envs.core.state import StateError
 from jungle_envs.games.elephant_festival.tables import PLACE

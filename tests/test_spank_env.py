@@ -8,7 +8,7 @@ import pytest
 from spank_positions import card, position
 
 from jungle_envs.core.game import TERMINAL
-from jungle_envs.core.play import random_step
+from jungle_envs.core.random_play import random_step
 from jungle_envs.core.state import StateError
 from jungle_envs.evaluation import evaluate
 from jungle_envs.games.spank_the_monkey.encoding import decode

@@ -9,7 +9,7 @@ from tropic_race_positions import position, targets
 
 from jungle_envs.core.compiled import lockstep
 from jungle_envs.core.game import TERMINAL
-from jungle_envs.core.play import random_step
+from jungle_envs.core.random_play import random_step
 from jungle_envs.core.state import StateError
 from jungle_envs.evaluation import evaluate
 from jungle_envs.games.tropic_race.encoding import decode

@@ -8,7 +8,7 @@ import pytest
 
 import jungle_envs
 from jungle_envs.core.game import IllegalActionError
-from jungle_envs.vector import BatchedVectorEnv
+from jungle_envs.process_vector_env import BatchedVectorEnv
 
 ENV_IDS = [pytest.param(env_id, id=env_id.split("/")[1]) for env_id in jungle_envs.ENV_IDS]
 

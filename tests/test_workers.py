@@ -17,7 +17,7 @@ import pytest
 from gymnasium.error import ClosedEnvironmentError
 
 from jungle_envs.core.workers import ORPHAN_EXIT_CODE, EndsWithParent, end_with_parent
-from jungle_envs.vector import BatchedVectorEnv
+from jungle_envs.process_vector_env import BatchedVectorEnv
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV_ID = "jungle_envs/TropicRace-v0"
@@ -30,7 +30,7 @@ PARENT = textwrap.dedent(
 
     kind, out = sys.argv[1], sys.argv[2]
     if kind.startswith("batched"):
-        from jungle_envs.vector import BatchedVectorEnv
+        from jungle_envs.process_vector_env import BatchedVectorEnv
 
         context = kind.partition(":")[2] or None
         envs = BatchedVectorEnv(

@@ -54,7 +54,7 @@ def make_vec_env(
     if vectorization == "compiled" or (
         vectorization == "auto" and built_in(opponents) and engine != "reference"
     ):
-        from jungle_envs.core.compiled.engine import TwinUnavailable
+        from jungle_envs.core.compiled.twin import TwinUnavailable
         from jungle_envs.sb3 import CompiledVecEnv
 
         kwargs = {k: v for k, v in env_kwargs.items() if k != "engine"}

@@ -305,7 +305,7 @@ def check_vectorization(config: dict[str, Any]) -> None:
             "(they need the compiled vector env), got 'reference'"
         )
     if league or vec_env == "compiled" or engine == "compiled":
-        from jungle_envs.core.compiled.engine import Twin, TwinUnavailable
+        from jungle_envs.core.compiled.twin import Twin, TwinUnavailable
 
         game_class = jungle_envs.game_class(config["env"])
         names = {option.name for option in game_class.spec.options}

@@ -39,7 +39,7 @@ def applicable(path: str, name: str, players: int, options: dict[str, Any] | Non
     except ValueError as exc:
         return str(exc)
     if path == "compiled":
-        from jungle_envs.core.compiled.engine import Twin, TwinUnavailable
+        from jungle_envs.core.compiled.twin import Twin, TwinUnavailable
 
         try:
             Twin(game)

@@ -163,7 +163,7 @@ class CompiledEngine:
 
     def _bind(self) -> None:
         from jungle_envs.core.compiled import runner
-        from jungle_envs.core.compiled.engine import bind
+        from jungle_envs.core.compiled.twin import bind
 
         # The compiled entry point itself: no numba type dispatch on every call.
         self._call = bind(
@@ -218,7 +218,7 @@ class CompiledEngine:
 
     def _run(self, start: bool, action: int, actor: int = -1) -> tuple[int, float]:
         if self.log is not None:
-            from jungle_envs.core.compiled.events import replay
+            from jungle_envs.core.compiled.event_replay import replay
 
             logged, expected = replay(self, start, action, actor)
         result = self._call(self.twin.cfg, self._row, self._streams, self.learner, self._kinds,

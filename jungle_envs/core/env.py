@@ -286,7 +286,7 @@ def make_engine(game: Game, engine: str, skip_forced: bool, score_reward: bool):
         engine = AUTO_ENGINE
     if engine == "reference":
         return ReferenceEngine(game, skip_forced, score_reward)
-    from jungle_envs.core.compiled.engine import Twin, TwinUnavailable
+    from jungle_envs.core.compiled.twin import Twin, TwinUnavailable
 
     try:
         twin = Twin(game)

@@ -157,12 +157,15 @@ def draw_from_counts(counts: Sequence[int], rng: np.random.Generator) -> int:
 class Game(ABC):
     """A game with bound options and player count; stateless apart from that config.
 
-    Subclasses set ``spec`` and implement the abstract methods. States are plain objects
-    that the methods mutate in place; ``state.copy()`` gives an independent copy.
+    Subclasses set ``spec`` and ``state_class``, bind ``make_config`` (the game's
+    ``config.make_config``) and implement the abstract methods by calling the functions of
+    their folder with ``self.config``. States are plain objects that the methods mutate in
+    place; ``state.copy()`` gives an independent copy.
     """
 
     spec: ClassVar[GameSpec]
     state_class: ClassVar[type[GameState]]
+    config: Any  # the frozen Config that the game's functions take (``make_config``)
 
     def __init__(self, num_players: int | None = None, **options: Any) -> None:
         spec = self.spec
@@ -187,7 +190,14 @@ class Game(ABC):
             name: opt.resolve(options[name]) if name in options else opt.resolve(opt.default)
             for name, opt in known.items()
         }
+        self.config = self.make_config(self.num_players, self.options)
         self._setup()
+
+    @staticmethod
+    def make_config(num_players: int, options: Mapping[str, Any]) -> Any:
+        """The frozen Config of the game's folder for checked ``options``: the player count,
+        the options and what follows from them. Games bind their ``config.make_config``."""
+        return None
 
     def _setup(self) -> None:  # noqa: B027 - optional hook
         """Derive constants from ``num_players`` and ``options`` (override as needed)."""
@@ -256,8 +266,23 @@ class Game(ABC):
         ``viewer`` may see them (all face up if None). Needs Pillow."""
         if viewer is not None:
             viewer = self.check_seat(viewer, "viewer")
+        return self._draw_image(state, viewer)
+
+    def _draw_image(self, state: GameState, viewer: int | None) -> np.ndarray:
+        """Games draw with their ``image.draw`` by overriding this (imported there, so that
+        Pillow loads only when a picture is drawn)."""
         package = type(self).__module__.rsplit(".", 1)[0]
         return importlib.import_module(f"{package}.image").draw(self, state, viewer)
+
+    def compiled_twin(self) -> Any:
+        """The game's compiled twin package (its ``compiled/``: ``make_twin_config``, ``pack``,
+        ``unpack``, kernels registered), or None for a game without one. Imported only
+        when asked for, since it loads numba."""
+        package = type(self).__module__.rsplit(".", 1)[0]
+        try:
+            return importlib.import_module(f"{package}.twin")
+        except ModuleNotFoundError:
+            return None
 
     @abstractmethod
     def heuristic_policy(self) -> Any:
@@ -364,18 +389,20 @@ class Game(ABC):
         }
 
     # --- persistence -----------------------------------------------------------------
-    def config(self) -> dict[str, Any]:
+    def settings(self) -> dict[str, Any]:
+        """The player count and options as given (what a saved state records); the frozen
+        ``config`` derived from them is what the rules read. Was ``config()`` before 0.3."""
         return {"num_players": self.num_players, **self.options}
 
-    def rules_config(self) -> dict[str, Any]:
-        """``config()`` without the options that change only the observation."""
+    def rules_settings(self) -> dict[str, Any]:
+        """``settings()`` without the options that change only the observation."""
         observation_only = {o.name for o in self.spec.options if o.observation_only}
-        return {k: v for k, v in self.config().items() if k not in observation_only}
+        return {k: v for k, v in self.settings().items() if k not in observation_only}
 
     def state_to_json(self, state: GameState) -> str:
         payload = {
             "game": self.spec.name,
-            "config": self.config(),
+            "config": self.settings(),
             "state": state.to_dict(),
         }
         return json.dumps(payload, separators=(",", ":"))
@@ -392,10 +419,10 @@ class Game(ABC):
             raise StateError("saved state must be an object with keys 'game', 'config', 'state'")
         if payload["game"] != self.spec.name:
             raise StateError(f"saved state is for game {payload['game']!r}, not {self.spec.name!r}")
-        if payload["config"] != json.loads(json.dumps(self.config())):
+        if payload["config"] != json.loads(json.dumps(self.settings())):
             raise StateError(
                 f"saved state was made with config {payload['config']}, "
-                f"this game has {self.config()}"
+                f"this game has {self.settings()}"
             )
         state = self.state_class.from_dict(payload["state"])
         self.validate_state(state)

@@ -302,15 +302,15 @@ def check_trained_on(policy: Any, game: Game) -> None:
     wanted_game = game_class(info["env"])
     options = {k: v for k, v in info.get("env_options", {}).items() if k in game.options}
     wanted = wanted_game(info["num_players"], **options)
-    same_rules = type(game) is wanted_game and game.rules_config() == wanted.rules_config()
-    if same_rules and game.config() != wanted.config():
+    same_rules = type(game) is wanted_game and game.rules_settings() == wanted.rules_settings()
+    if same_rules and game.settings() != wanted.settings():
         policy.observation_game = wanted
         return
-    if type(game) is not wanted_game or game.config() != wanted.config():
+    if type(game) is not wanted_game or game.settings() != wanted.settings():
         raise ValueError(
             f"the model was trained on {info['env']} with {info['num_players']} players and "
             f"game options {options or 'default'}; this env is {game.spec.env_id} with "
-            f"{game.config()}. Make the env with gymnasium.make(env, num_players=..., "
+            f"{game.settings()}. Make the env with gymnasium.make(env, num_players=..., "
             f"**options) as the model was trained (jungle_envs.core.policies.trained_on(model))"
         )
 

@@ -194,7 +194,7 @@ class TerminalGame:
     def describe_table(self) -> str:
         session = self.session
         seats = ", ".join(self.label(s, None) for s in range(session.game.num_players))
-        return f"{session.game.spec.env_name}, {seats}, options {session.game.config()}"
+        return f"{session.game.spec.env_name}, {seats}, options {session.game.settings()}"
 
     def since(self, seat: int | None) -> str:
         return "Since your last turn:" if seat in self.session.acted else "Since the game began:"

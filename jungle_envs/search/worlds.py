@@ -23,7 +23,7 @@ class TwinWorld:
 
     def __init__(self, game: Game, rollout: str) -> None:
         from jungle_envs.core.compiled import runner
-        from jungle_envs.core.compiled.engine import Twin
+        from jungle_envs.core.compiled.twin import Twin
 
         self.twin = Twin(game)  # raises TwinUnavailable for options the twin lacks
         kind = runner.HEURISTIC if rollout == "heuristic" else runner.RANDOM
@@ -131,7 +131,7 @@ def make_world(game: Game, rollout: str, engine: str) -> TwinWorld | ReferenceWo
         return ReferenceWorld(game, rollout)
     if engine not in ("auto", "compiled"):
         raise ValueError(f"engine must be auto, compiled or reference, got {engine!r}")
-    from jungle_envs.core.compiled.engine import TwinUnavailable
+    from jungle_envs.core.compiled.twin import TwinUnavailable
 
     try:
         return TwinWorld(game, rollout)

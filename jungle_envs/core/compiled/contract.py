@@ -32,35 +32,34 @@ from numba.extending import overload
 
 CHANCE = -1
 TERMINAL = -2
-KERNELS = (
-    "init_state",
-    "current_player",
-    "legal_mask",
-    "apply_action",
-    "sample_chance",
-    "apply_chance",
-    "observe",
-    "scores",
-    "returns",
-    "heuristic_action",
-)
+# The one list of kernels: name -> parameters. The generic functions and numba's
+# resolution of each to a game's kernel are made from it below; ``calls`` has one cached
+# entry point per name (numba caches only functions written in a source file), checked
+# against this list by the tests.
+SIGNATURES: dict[str, tuple[str, ...]] = {
+    "init_state": ("cfg", "s"),
+    "current_player": ("cfg", "s"),
+    "legal_mask": ("cfg", "s", "mask"),
+    "apply_action": ("cfg", "s", "a"),
+    "sample_chance": ("cfg", "s", "u"),
+    "apply_chance": ("cfg", "s", "outcome"),
+    "observe": ("cfg", "s", "seat", "obs"),
+    "scores": ("cfg", "s", "out"),
+    "returns": ("cfg", "s", "out"),
+    "heuristic_action": ("cfg", "s", "seat", "obs", "mask"),
+}
+KERNELS = tuple(SIGNATURES)
 _REGISTRY: dict[type, dict[str, object]] = {}
 
 
-def register_twin(config_class: type, *modules: object) -> None:
-    """Bind a game's kernels, found by name in its twin modules, to its config class (once,
-    when its twin module loads)."""
-    kernels = {}
-    for name in KERNELS:
-        found = [  # defined there, not imported
-            getattr(m, name)
-            for m in modules
-            if getattr(getattr(m, name, None), "__module__", None) == m.__name__
-        ]
-        if len(found) != 1:
-            raise TypeError(f"twin kernel {name!r} is defined in {len(found)} of the modules")
-        kernels[name] = found[0]
-    _REGISTRY[config_class] = kernels
+def register_twin(config_class: type, **kernels: object) -> None:
+    """Bind a game's kernels to its config class (once, when its twin loads): one keyword
+    per name of ``KERNELS``, e.g. ``register_twin(Config, init_state=rules.init_state, ...)``."""
+    missing = sorted(set(KERNELS) - set(kernels))
+    unknown = sorted(set(kernels) - set(KERNELS))
+    if missing or unknown:
+        raise TypeError(f"register_twin: missing kernels {missing}, unknown {unknown}")
+    _REGISTRY[config_class] = dict(kernels)
 
 
 def _kernel_for(cfg, name: str):
@@ -70,82 +69,25 @@ def _kernel_for(cfg, name: str):
     return _REGISTRY[cls][name]
 
 
-def _stub(name: str):
-    def generic(*args):
-        raise NotImplementedError(f"{name} runs inside compiled kernels only")
-
-    generic.__name__ = generic.__qualname__ = name
+def _generic(name: str, params: tuple[str, ...]):
+    """The generic ``name``: callable only inside kernels, where numba replaces it, when it
+    compiles a caller, by the kernel registered for the config's class."""
+    args = ", ".join(params)
+    namespace: dict[str, object] = {"_kernel_for": _kernel_for, "overload": overload}
+    exec(
+        f"def {name}({args}):\n"
+        f"    raise NotImplementedError('{name} runs inside compiled kernels only')\n"
+        f"@overload({name})\n"
+        f"def _resolve({args}):\n"
+        f"    fn = _kernel_for(cfg, '{name}')\n"
+        f"    return lambda {args}: fn({args})\n",
+        namespace,
+    )
+    generic = namespace[name]
+    generic.__module__ = __name__
     return generic
 
 
-init_state = _stub("init_state")
-current_player = _stub("current_player")
-legal_mask = _stub("legal_mask")
-apply_action = _stub("apply_action")
-sample_chance = _stub("sample_chance")
-apply_chance = _stub("apply_chance")
-observe = _stub("observe")
-scores = _stub("scores")
-returns = _stub("returns")
-heuristic_action = _stub("heuristic_action")
-
-
-# numba resolves each generic call to the game's kernel when it compiles a caller.
-@overload(init_state)
-def _init_state(cfg, s):
-    fn = _kernel_for(cfg, "init_state")
-    return lambda cfg, s: fn(cfg, s)
-
-
-@overload(current_player)
-def _current_player(cfg, s):
-    fn = _kernel_for(cfg, "current_player")
-    return lambda cfg, s: fn(cfg, s)
-
-
-@overload(legal_mask)
-def _legal_mask(cfg, s, mask):
-    fn = _kernel_for(cfg, "legal_mask")
-    return lambda cfg, s, mask: fn(cfg, s, mask)
-
-
-@overload(apply_action)
-def _apply_action(cfg, s, a):
-    fn = _kernel_for(cfg, "apply_action")
-    return lambda cfg, s, a: fn(cfg, s, a)
-
-
-@overload(sample_chance)
-def _sample_chance(cfg, s, u):
-    fn = _kernel_for(cfg, "sample_chance")
-    return lambda cfg, s, u: fn(cfg, s, u)
-
-
-@overload(apply_chance)
-def _apply_chance(cfg, s, outcome):
-    fn = _kernel_for(cfg, "apply_chance")
-    return lambda cfg, s, outcome: fn(cfg, s, outcome)
-
-
-@overload(observe)
-def _observe(cfg, s, seat, obs):
-    fn = _kernel_for(cfg, "observe")
-    return lambda cfg, s, seat, obs: fn(cfg, s, seat, obs)
-
-
-@overload(scores)
-def _scores(cfg, s, out):
-    fn = _kernel_for(cfg, "scores")
-    return lambda cfg, s, out: fn(cfg, s, out)
-
-
-@overload(returns)
-def _returns(cfg, s, out):
-    fn = _kernel_for(cfg, "returns")
-    return lambda cfg, s, out: fn(cfg, s, out)
-
-
-@overload(heuristic_action)
-def _heuristic_action(cfg, s, seat, obs, mask):
-    fn = _kernel_for(cfg, "heuristic_action")
-    return lambda cfg, s, seat, obs, mask: fn(cfg, s, seat, obs, mask)
+for _name, _params in SIGNATURES.items():
+    globals()[_name] = _generic(_name, _params)
+del _name, _params

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from jungle_envs.core.compiled.engine import Twin
+from jungle_envs.core.compiled.twin import Twin
 from jungle_envs.core.game import CHANCE, TERMINAL, Game
 from jungle_envs.core.registry import GAMES, make_game
 
@@ -75,7 +75,7 @@ def play_lockstep(
 
     def fail(what: str) -> None:
         raise TwinMismatch(
-            f"{game.spec.env_name} {game.config()} seed {seed}, after {history}: {what}\n"
+            f"{game.spec.env_name} {game.settings()} seed {seed}, after {history}: {what}\n"
             f"reference: {game.state_to_json(state)}\n"
             f"twin:      {game.state_to_json(twin.unpack(row))}"
         )

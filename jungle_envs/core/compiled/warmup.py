@@ -22,7 +22,7 @@ def compile_game(name: str) -> float:
     import numpy as np
 
     from jungle_envs.core.compiled import runner
-    from jungle_envs.core.compiled.engine import Twin
+    from jungle_envs.core.compiled.twin import Twin
 
     start = time.perf_counter()
     env = gym.make(f"jungle_envs/{name}-v0", engine="compiled")

@@ -24,7 +24,7 @@ from collections import namedtuple
 import numpy as np
 
 from jungle_envs.core.compiled.contract import register_twin
-from jungle_envs.core.compiled.engine import TwinUnavailable
+from jungle_envs.core.compiled.twin import TwinUnavailable
 from jungle_envs.games.elephant_festival import twin_rules, twin_scoring, twin_views
 from jungle_envs.games.elephant_festival.rules import neighbour_table
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState
@@ -148,4 +148,16 @@ def unpack(game, cfg: Config, row: np.ndarray) -> ElephantFestivalState:
     )
 
 
-register_twin(Config, twin_rules, twin_scoring, twin_views)
+register_twin(
+    Config,
+    init_state=twin_rules.init_state,
+    current_player=twin_rules.current_player,
+    legal_mask=twin_rules.legal_mask,
+    apply_action=twin_rules.apply_action,
+    sample_chance=twin_rules.sample_chance,
+    apply_chance=twin_rules.apply_chance,
+    observe=twin_views.observe,
+    scores=twin_scoring.scores,
+    returns=twin_scoring.returns,
+    heuristic_action=twin_views.heuristic_action,
+)

@@ -152,4 +152,16 @@ def unpack(game, cfg: Config, row: np.ndarray) -> JungleSweepState:
     )
 
 
-register_twin(Config, twin_rules, twin_views)
+register_twin(
+    Config,
+    init_state=twin_rules.init_state,
+    current_player=twin_rules.current_player,
+    legal_mask=twin_rules.legal_mask,
+    apply_action=twin_rules.apply_action,
+    sample_chance=twin_rules.sample_chance,
+    apply_chance=twin_rules.apply_chance,
+    observe=twin_views.observe,
+    scores=twin_rules.scores,
+    returns=twin_rules.returns,
+    heuristic_action=twin_views.heuristic_action,
+)

@@ -35,8 +35,8 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from jungle_envs.core.compiled import runner
-from jungle_envs.core.compiled.engine import Twin, bind
 from jungle_envs.core.compiled.rng import stream_state
+from jungle_envs.core.compiled.twin import Twin, bind
 from jungle_envs.core.game import Game
 
 BUILT_IN = {"random": runner.RANDOM, "heuristic": runner.HEURISTIC}
@@ -67,7 +67,7 @@ def opponent_kinds(opponents: Any, num_players: int) -> tuple[np.ndarray, bool]:
         raise ValueError(
             f"the compiled vector env plays built-in opponents only ({sorted(BUILT_IN)}); "
             f"got {spec!r}. For models or callables use gymnasium.make_vec(..., "
-            "vectorization_mode='sync') or jungle_envs.vector.BatchedVectorEnv"
+            "vectorization_mode='sync') or jungle_envs.process_vector_env.BatchedVectorEnv"
         )
 
     kinds = np.zeros(num_players, dtype=np.int8)

@@ -1,14 +1,12 @@
 """The Python face of a game's compiled twin: its config, state rows and step-by-step calls.
 
-``Twin(game)`` loads the game's twin module (``jungle_envs/games/<game>/twin.py``), which
+``Twin(game)`` loads the game's twin (``Game.compiled_twin``: its ``compiled/`` folder), which
 builds the kernels' config from the game's options and converts between a state dataclass
 and an int32 row. Saving and loading go through the reference: ``unpack`` a row, then
 ``game.state_to_json``.
 """
 
 from __future__ import annotations
-
-import importlib
 
 import numpy as np
 
@@ -25,13 +23,15 @@ class Twin:
     """A game's compiled twin, bound to the game's player count and options."""
 
     def __init__(self, game: Game) -> None:
-        package = type(game).__module__.rsplit(".", 1)[0]
-        try:
-            self.module = importlib.import_module(f"{package}.twin")
-        except ModuleNotFoundError as exc:
-            raise TwinUnavailable(f"{game.spec.env_name} has no compiled twin") from exc
+        self.module = game.compiled_twin()
+        if self.module is None:
+            raise TwinUnavailable(f"{game.spec.env_name} has no compiled twin")
         self.game = game
-        self.cfg = self.module.make_config(game)  # raises TwinUnavailable for odd options
+        # raises TwinUnavailable for options the twin cannot represent
+        if hasattr(self.module, "make_twin_config"):
+            self.cfg = self.module.make_twin_config(game.config)
+        else:  # a twin not yet moved to its game's compiled/ folder
+            self.cfg = self.module.make_config(game)
         self.num_players = game.num_players
         self.num_actions = game.spec.num_actions
         self.obs_size = game.observation_size
@@ -56,10 +56,15 @@ class Twin:
         if row is None:
             row = np.zeros(self.row_size, dtype=np.int32)
         row[:] = 0
-        self.module.pack(self.game, self.cfg, state, row)
+        if hasattr(self.module, "make_twin_config"):
+            self.module.pack(self.cfg, state, row)
+        else:
+            self.module.pack(self.game, self.cfg, state, row)
         return row
 
     def unpack(self, row: np.ndarray) -> GameState:
+        if hasattr(self.module, "make_twin_config"):
+            return self.module.unpack(self.cfg, row)
         return self.module.unpack(self.game, self.cfg, row)
 
     # --- one rule at a time (tests and tools) -----------------------------------------------
