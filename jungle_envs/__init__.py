@@ -19,7 +19,18 @@ from jungle_envs.core.registry import (
 
 __version__ = "0.2.0"
 
-register_envs()
+# The policy names of the layers above the core, as lazy entry points: the core never
+# imports them, and nothing loads until an env asks for the name.
+register_policy("ppo", "jungle_envs.agents:shipped_policy", builtin=True)
+register_policy("mcts", "jungle_envs.search:search_policy", with_argument=True, builtin=True)
+register_policy("rllib", "jungle_envs.rllib:checkpoint_policy", with_argument=True, builtin=True)
+
+try:  # the rules engines need no Gymnasium; the envs register only where it is installed
+    import gymnasium  # noqa: F401
+except ImportError:
+    pass
+else:
+    register_envs()
 
 ENV_IDS = env_ids()
 

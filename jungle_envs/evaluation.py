@@ -16,13 +16,8 @@ import gymnasium as gym
 import numpy as np
 
 from jungle_envs.core.game import CHANCE, TERMINAL
-from jungle_envs.core.policies import (
-    is_model,
-    make_policy,
-    observation_game,
-    opponent_action,
-    trained_on,
-)
+from jungle_envs.core.policies import make_policy, observation_game, opponent_action
+from jungle_envs.maskable_ppo import is_model, trained_on
 
 BASE_INFO = {"action_mask", "agent_seat", "scores", "winners", "returns", "illegal_action"}
 

@@ -169,6 +169,13 @@ def module_path(checkpoint: str | Path) -> Path:
     return Path(checkpoint) / "learner_group" / "learner" / "rl_module" / MODULE_ID
 
 
+def checkpoint_policy(game: Any, checkpoint: str | None) -> RLlibPolicy:
+    """The registered name ``rllib:CHECKPOINT_DIR``: a trained RLlib module as an opponent."""
+    if not checkpoint:
+        raise ValueError("an RLlib opponent names its checkpoint: 'rllib:CHECKPOINT_DIR'")
+    return RLlibPolicy(checkpoint)
+
+
 class RLlibPolicy:
     """A trained RLlib module as a package policy (greedy over the legal actions)."""
 

@@ -202,7 +202,7 @@ def test_every_game_ships_an_agent_at_4_and_2_players():
 def test_a_model_with_another_action_count_is_refused_by_name(tmp_path):
     from gymnasium import spaces
 
-    from jungle_envs.core.policies import MaskablePPOPolicy
+    from jungle_envs.maskable_ppo import MaskablePPOPolicy
 
     path = tiny_model("jungle_envs/TropicRace-v0", 2, {}, tmp_path / "m.zip")
     policy = MaskablePPOPolicy(str(path))

@@ -10,12 +10,12 @@ import jungle_envs
 from jungle_envs.core.env import OpponentError
 from jungle_envs.core.policies import (
     POLICY_REGISTRY,
-    MaskablePPOPolicy,
     RandomPolicy,
     make_policy,
     register_policy,
 )
 from jungle_envs.core.registry import GAMES
+from jungle_envs.maskable_ppo import MaskablePPOPolicy
 
 ENV_ID = "jungle_envs/JungleSweep-v0"
 
@@ -129,7 +129,7 @@ def test_registered_policy_names_become_opponents():
             register_policy("always-first-test", lambda game: AlwaysFirst())
         register_policy("always-first-test", lambda game: RandomPolicy(), replace=True)
         assert isinstance(make_policy("always-first-test", env.unwrapped.game), RandomPolicy)
-        for name in ("random", "heuristic", "ppo"):
+        for name in ("random", "heuristic", "ppo", "mcts", "rllib"):
             with pytest.raises(ValueError, match="built-in policy"):
                 register_policy(name, lambda game: AlwaysFirst(), replace=True)
     finally:

@@ -290,8 +290,9 @@ def test_opponents_on_the_command_line_replace_the_configs_curriculum():
 
 
 def test_a_model_carries_the_env_it_was_trained_on(tmp_path):
-    from jungle_envs.core.policies import make_policy, trained_on
+    from jungle_envs.core.policies import make_policy
     from jungle_envs.evaluation import evaluate
+    from jungle_envs.maskable_ppo import trained_on
     from training.common import make_vec_env, mark_trained_on, new_model
 
     env_id, options = "jungle_envs/JungleSweep-v0", {"move_features": True}

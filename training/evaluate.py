@@ -23,11 +23,11 @@ import time
 from typing import Any
 
 import jungle_envs
-from jungle_envs.core.policies import POLICY_REGISTRY, is_model, trained_on
 from jungle_envs.evaluation import EvaluationResult, evaluate, merge_results, wilson_interval
+from jungle_envs.maskable_ppo import is_model, trained_on
 from training import cli
 from training.config import parse_value
-from training.validate import fail, opponent_known
+from training.validate import fail, opponent_known, plain_policy_names
 
 
 def _run(job: tuple) -> EvaluationResult:
@@ -168,7 +168,7 @@ def check_args(args: argparse.Namespace) -> None:
         if not opponent_known(name):
             fail(
                 f"evaluate: error: {flag} {name!r} is neither a built-in player "
-                f"({', '.join(sorted(POLICY_REGISTRY))}, mcts:BUDGET), a model file that exists "
+                f"({', '.join(plain_policy_names())}, mcts:BUDGET), a model file that exists "
                 f"nor rllib:CHECKPOINT_DIR"
             )
 

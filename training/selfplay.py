@@ -18,7 +18,8 @@ from typing import Any
 from stable_baselines3.common.callbacks import BaseCallback
 
 import jungle_envs
-from jungle_envs.core.policies import MaskablePPOPolicy, make_policy
+from jungle_envs.core.policies import make_policy
+from jungle_envs.maskable_ppo import MaskablePPOPolicy
 
 MANIFEST = "pool.json"
 

@@ -195,11 +195,16 @@ def split_opponents(spec: Any) -> Any:
     return spec.split(",") if isinstance(spec, str) and "," in spec else spec
 
 
+def plain_policy_names() -> list[str]:
+    """Registered names usable alone (``rllib`` needs its checkpoint after a colon)."""
+    return sorted(n for n, e in POLICY_REGISTRY.items() if n != "rllib" or not e.with_argument)
+
+
 def opponent_known(name: str) -> bool:
     """A registered policy, an RLlib checkpoint or a model file that exists."""
-    if name in POLICY_REGISTRY:
+    if name in POLICY_REGISTRY and not POLICY_REGISTRY[name].with_argument:
         return True
-    if name.startswith("mcts:"):
+    if name == "mcts" or name.startswith("mcts:"):
         from jungle_envs.search import MCTS
 
         try:
@@ -217,7 +222,7 @@ def check_opponent_names(field: str, spec: Any, extra: tuple[str, ...] = ()) -> 
     for name in names:
         if name is None or name in extra or opponent_known(name):
             continue
-        allowed = ", ".join([*sorted(POLICY_REGISTRY), *extra])
+        allowed = ", ".join([*plain_policy_names(), *extra])
         raise ConfigError(
             f"{field} names an unknown opponent {name!r}; allowed: {allowed}, mcts:BUDGET, a "
             f"model path that exists or rllib:CHECKPOINT_DIR"

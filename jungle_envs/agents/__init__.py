@@ -51,7 +51,7 @@ def agent_path(game: Game) -> Path:
 @cache
 def _load(path: str) -> Any:
     # One model per file for the whole process: opponents only run inference on it.
-    from jungle_envs.core.policies import load_maskable_ppo
+    from jungle_envs.maskable_ppo import load_maskable_ppo
 
     return load_maskable_ppo(path)
 
@@ -59,6 +59,6 @@ def _load(path: str) -> Any:
 def shipped_policy(game: Game) -> Any:
     """The ``"ppo"`` opponent: the shipped agent for ``game``, playing its most likely
     legal action."""
-    from jungle_envs.core.policies import MaskablePPOPolicy
+    from jungle_envs.maskable_ppo import MaskablePPOPolicy
 
     return MaskablePPOPolicy(_load(str(agent_path(game))))

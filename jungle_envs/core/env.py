@@ -16,45 +16,19 @@ import numpy as np
 from gymnasium import spaces
 
 from jungle_envs.core import events
+from jungle_envs.core.arguments import (
+    UnsupportedRenderMode,
+    check_choice,
+    check_flag,
+    parse_env_arguments,
+)
 from jungle_envs.core.engines import CompiledEngine, OpponentError, ReferenceEngine
 from jungle_envs.core.game import Game, IllegalActionError, check_action_index
 from jungle_envs.core.policies import seat_policies
 
 __all__ = ["JungleEnv", "OpponentError", "UnsupportedRenderMode"]
 
-ENV_OPTIONS = {
-    "num_players": "number of seats (see the game's range)",
-    "opponents": "'random', 'heuristic', a model path/object, a policy, a callable, a list, "
-    "or a mixture such as {'random': 0.3, 'heuristic': 0.7} (drawn per seat and episode)",
-    "agent_seat": "'random' (drawn each reset) or a seat index",
-    "render_mode": "None, 'ansi' (text), 'human' (text printed at every reset and step) or "
-    "'rgb_array' (a picture of the table, needs Pillow)",
-    "observation_mode": "'flat' (a float32 vector) or 'dict' (observation + action_mask)",
-    "illegal_action": "'lose' (end the episode with -1) or 'raise'",
-    "reward": "'win' (+1 sole win, 0 shared/no winner, -1 loss) or 'score' (score gained)",
-    "skip_forced_actions": "play the learner's only legal action automatically (default True)",
-    "engine": "'auto' (the compiled twin when the game has one), 'compiled' or 'reference'",
-    "step_limit": "learner decisions after which an episode is truncated (default: the "
-    "game's bound; None: never)",
-    "event_log": "hand over info['events']: every decision and chance outcome since the "
-    "learner's last decision, as the learner may know them (default False)",
-}
-CHOICES = {
-    "observation_mode": ("flat", "dict"),
-    "illegal_action": ("lose", "raise"),
-    "reward": ("win", "score"),
-    "render_mode": (None, "ansi", "human", "rgb_array"),
-    "engine": ("auto", "compiled", "reference"),
-}
 MAX_RESETS_WITHOUT_DECISION = 100
-
-
-class UnsupportedRenderMode(ValueError, TypeError):
-    """A render mode the env cannot produce.
-
-    Also a TypeError so callers that probe render modes keep working: Stable-Baselines3's
-    ``make_vec_env`` asks for ``"rgb_array"`` and retries without it on a TypeError.
-    """
 
 
 class JungleEnv(gym.Env):
@@ -81,54 +55,26 @@ class JungleEnv(gym.Env):
         event_log: bool = False,
         **game_options: Any,
     ) -> None:
-        spec = self.game_class.spec
-        known_game = {opt.name for opt in spec.options}
-        unknown = sorted(set(game_options) - known_game)
-        if unknown:
-            raise ValueError(
-                f"unknown option(s) {unknown} for {spec.env_id}; env options: "
-                f"{sorted(ENV_OPTIONS)}; game options: {sorted(known_game) or 'none'}"
-            )
-        for name, value in (
-            ("observation_mode", observation_mode),
-            ("illegal_action", illegal_action),
-            ("reward", reward),
-            ("render_mode", render_mode),
-            ("engine", engine),
-        ):
-            if value not in CHOICES[name]:
-                error = UnsupportedRenderMode if name == "render_mode" else ValueError
-                raise error(f"{name}={value!r} is not one of {list(CHOICES[name])}")
-        game = self.game_class(num_players, **game_options)
-        seats = range(game.num_players)
-        if agent_seat != "random" and (
-            isinstance(agent_seat, bool)
-            or not isinstance(agent_seat, (int, np.integer))
-            or agent_seat not in seats
-        ):
-            raise ValueError(
-                f"agent_seat must be 'random' or a seat in 0..{game.num_players - 1}, "
-                f"got {agent_seat!r}"
-            )
-        resolve = seat_policies(opponents, game)
-        for seat in seats if agent_seat == "random" else [int(agent_seat)]:
+        check_choice("render_mode", render_mode)
+        check_choice("engine", engine)
+        args = parse_env_arguments(
+            self.game_class, num_players, opponents, agent_seat, observation_mode,
+            illegal_action, reward, skip_forced_actions, step_limit, game_options,
+        )  # fmt: skip
+        game, spec = args.game, self.game_class.spec
+        resolve = seat_policies(args.opponents, game)
+        for seat in range(game.num_players) if args.agent_seat is None else [args.agent_seat]:
             resolve(seat)  # fail now, not at the first reset
+        event_log = check_flag("event_log", event_log)
 
         self.game = game
         self.num_players = game.num_players
-        self.agent_seat_option = agent_seat
+        self.agent_seat_option = "random" if args.agent_seat is None else args.agent_seat
         self.render_mode = render_mode
-        self.observation_mode = observation_mode
-        self.illegal_action = illegal_action
-        self.reward_mode = reward
-        if not isinstance(skip_forced_actions, (bool, np.bool_)):
-            # bool("False") is True: take only real booleans
-            raise ValueError(
-                f"skip_forced_actions must be True or False, got {skip_forced_actions!r}"
-            )
-        self.skip_forced_actions = bool(skip_forced_actions)
-        if not isinstance(event_log, (bool, np.bool_)):
-            raise ValueError(f"event_log must be True or False, got {event_log!r}")
+        self.observation_mode = args.observation_mode
+        self.illegal_action = args.illegal_action
+        self.reward_mode = args.reward
+        self.skip_forced_actions = args.skip_forced_actions
         self._resolve_opponents = resolve
 
         n_actions = spec.num_actions
@@ -141,11 +87,11 @@ class JungleEnv(gym.Env):
         else:
             self.observation_space = flat
 
-        self.engine = make_engine(game, engine, self.skip_forced_actions, reward == "score")
-        self.event_log = bool(event_log)
+        self.engine = make_engine(game, engine, self.skip_forced_actions, args.reward == "score")
+        self.event_log = event_log
         if self.event_log:
             self.engine.log = []
-        self.step_limit = check_step_limit(step_limit, spec.max_decisions)
+        self.step_limit = args.step_limit
         self.agent_seat = 0
         self._steps = 0
         self._started = False
@@ -261,19 +207,6 @@ class JungleEnv(gym.Env):
         if engine.done and final:
             info.update(self.game.final_info(engine.state))
         return info
-
-
-def check_step_limit(step_limit: Any, default: int) -> int | None:
-    """-1 means the game's own bound on a seat's decisions; None means no limit."""
-    if step_limit is None:
-        return None
-    if isinstance(step_limit, bool) or not isinstance(step_limit, (int, np.integer)):
-        raise ValueError(f"step_limit must be an int >= 1, -1 or None, got {step_limit!r}")
-    if step_limit == -1:
-        return default
-    if step_limit < 1:
-        raise ValueError(f"step_limit must be an int >= 1, -1 or None, got {step_limit!r}")
-    return int(step_limit)
 
 
 AUTO_ENGINE = "auto"  # what engine="auto" means; the test suite runs the envs on both

@@ -14,12 +14,22 @@ may know), as ``jungle_envs.search.MCTS`` does.
 
 from __future__ import annotations
 
+import importlib
 import os
-import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
+
+from jungle_envs.core.seats import (
+    ABSOLUTE,
+    MIXTURE,
+    SeatPlan,
+    check_mixture,
+    parse_opponents,
+    resolve_specs,
+)
 
 if TYPE_CHECKING:
     from jungle_envs.core.game import Game
@@ -52,64 +62,13 @@ class CallablePolicy:
         return self.fn(observation, action_mask, rng)
 
 
-class MaskablePPOPolicy:
-    """A trained sb3-contrib MaskablePPO model playing from its own seat's point of view.
-
-    ``deterministic=True`` plays the most likely legal action; otherwise the action is
-    sampled from the masked distribution with the env's generator, so games stay
-    reproducible. Works for models trained on the flat or the dict observation.
-    """
-
-    def __init__(self, model: Any, deterministic: bool = True) -> None:
-        if isinstance(model, (str, os.PathLike)):
-            model = load_maskable_ppo(model)
-        self.model = model
-        self.deterministic = deterministic
-        self._dict_obs = hasattr(model.observation_space, "spaces")
-        # What the model was trained on (saved in its zip by our training scripts).
-        self.trained_on: dict[str, Any] | None = getattr(model, "trained_on", None)
-
-    @property
-    def action_count(self) -> int:
-        return int(self.model.action_space.n)
-
-    @property
-    def observation_size(self) -> int:
-        space = self.model.observation_space
-        if self._dict_obs:
-            space = space.spaces["observation"]
-        return int(np.prod(space.shape))
-
-    def act(self, observation, action_mask, rng) -> int:
-        import torch
-
-        mask = np.asarray(action_mask, dtype=bool)
-        obs: Any = observation
-        if self._dict_obs:
-            obs = {"observation": observation, "action_mask": mask.astype(np.int8)}
-        policy = self.model.policy
-        obs_tensor, _ = policy.obs_to_tensor(obs)
-        with torch.no_grad():
-            dist = policy.get_distribution(obs_tensor, action_masks=mask[None])
-            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
-        probs = np.where(mask, probs, 0.0)
-        if self.deterministic:
-            return int(np.argmax(probs))
-        return int(rng.choice(len(probs), p=probs / probs.sum()))
-
-
 class MixturePolicy:
     """Plays each episode as one of several policies, drawn by weight when the episode
     starts: ``{"random": 0.3, "heuristic": 0.7}`` (names of the registry)."""
 
     def __init__(self, mix: dict[str, float], game: Game) -> None:
-        if not mix or any(
-            isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0 for w in mix.values()
-        ):
-            raise ValueError(f"an opponent mixture maps names to weights >= 0, got {mix!r}")
-        total = float(sum(mix.values()))
-        if total <= 0:
-            raise ValueError(f"an opponent mixture needs a weight above 0, got {mix!r}")
+        mix = check_mixture(mix)
+        total = sum(mix.values())
         self.names = list(mix)
         self.weights = np.array([mix[name] / total for name in self.names])
         self.policies = [make_policy(name, game) for name in self.names]
@@ -139,117 +98,139 @@ class MixturePolicy:
         return self.current.act_state(state, seat, action_mask, rng)
 
 
-def load_maskable_ppo(path: str | os.PathLike) -> Any:
-    try:
-        from sb3_contrib import MaskablePPO
-    except ImportError as exc:  # pragma: no cover - depends on the install
-        raise ImportError(
-            "loading a trained model needs the training extra: pip install 'jungle-envs[train]'"
-        ) from exc
-    found = os.fspath(path)
-    if os.path.isdir(found):
-        inside = os.path.join(found, "model.zip")
-        hint = f"; the run's model is {inside!r}" if os.path.isfile(inside) else ""
-        raise ValueError(f"{found!r} is a folder, not a MaskablePPO model .zip{hint}")
-    if not os.path.exists(found):
-        found = f"{found}.zip"  # as Stable-Baselines3 looks for it
-        if not os.path.isfile(found):
-            raise FileNotFoundError(f"no MaskablePPO model at {os.fspath(path)!r}")
-    if not zipfile.is_zipfile(found):
-        raise ValueError(f"{found!r} is not a MaskablePPO model (not a zip archive)")
-    try:
-        return MaskablePPO.load(found, device="cpu")
-    except (
-        AssertionError,
-        KeyError,
-        ValueError,
-        RuntimeError,
-        EOFError,
-        zipfile.BadZipFile,
-    ) as exc:
-        raise ValueError(f"{found!r} is not a loadable MaskablePPO model: {exc!r}") from None
+@dataclass(frozen=True)
+class PolicyEntry:
+    """A registered policy name: ``target`` is a factory or its lazy ``"module:attr"``
+    path (imported at first use, so this module never imports the packages above it).
+    A plain entry is called ``factory(game)``; one ``with_argument`` also answers
+    ``"name:ARG"`` and is called ``factory(game, ARG)`` (ARG None for the bare name)."""
+
+    target: str | Callable[..., Any]
+    with_argument: bool = False
+    builtin: bool = False
+
+    def factory(self) -> Callable[..., Any]:
+        if callable(self.target):
+            return self.target
+        module, _, attr = self.target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+    def make(self, game: Game, argument: str | None) -> Any:
+        if self.with_argument:
+            return self.factory()(game, argument)
+        return self.factory()(game)
 
 
-PolicyFactory = Callable[["Game"], Policy]
+def _random(game: Game) -> Policy:
+    return RandomPolicy()
 
-POLICY_REGISTRY: dict[str, PolicyFactory] = {
-    "random": lambda game: RandomPolicy(),
-    "heuristic": lambda game: game.heuristic_policy(),
-    "ppo": lambda game: _shipped_policy(game),
-    "mcts": lambda game: _search_policy("mcts", game),
+
+def _heuristic(game: Game) -> Policy:
+    return game.heuristic_policy()
+
+
+# Name -> entry, as RLCard's models registry: the core's own two here, the packages above
+# (the shipped agents, the search, RLlib) add theirs in ``jungle_envs/__init__.py``.
+POLICY_REGISTRY: dict[str, PolicyEntry] = {
+    "random": PolicyEntry(_random, builtin=True),
+    "heuristic": PolicyEntry(_heuristic, builtin=True),
 }
+# Paths and model objects: the MaskablePPO player (needs the training extra).
+MODEL_POLICY = "jungle_envs.maskable_ppo:MaskablePPOPolicy"
 
 
-def _shipped_policy(game: Game) -> Policy:
-    from jungle_envs.agents import shipped_policy
-
-    return shipped_policy(game)
-
-
-def _search_policy(name: str, game: Game) -> Policy:
-    """IS-MCTS by name: ``mcts``, ``mcts:400``, ``mcts:0.5s``, ``mcts:400:random``."""
-    from jungle_envs.search import MCTS
-
-    return MCTS.from_name(name).for_game(game)
-
-
-BUILT_IN_POLICIES = frozenset(POLICY_REGISTRY)
-
-
-def register_policy(name: str, factory: PolicyFactory, replace: bool = False) -> None:
-    """Make ``factory(game) -> policy`` available to envs under ``name``.
+def register_policy(
+    name: str, factory: Callable[..., Any] | str, replace: bool = False, *,
+    with_argument: bool = False, builtin: bool = False,
+) -> None:  # fmt: skip
+    """Make ``factory(game) -> policy`` available to envs under ``name``; ``factory`` may
+    be a lazy ``"module:attr"`` path. With ``with_argument=True`` the factory is called
+    ``factory(game, ARG)`` for ``"name:ARG"`` too (``ARG`` None for the bare name).
 
     A name already taken is an error unless ``replace=True`` (re-running a notebook cell
     that registers a policy); the built-in names cannot be replaced."""
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"a policy name must be a non-empty string, got {name!r}")
-    if not callable(factory):
-        raise TypeError(f"factory must be callable as factory(game), got {factory!r}")
-    if name in BUILT_IN_POLICIES:
+    if not isinstance(name, str) or not name or ":" in name:
+        raise ValueError(f"a policy name must be a non-empty string without ':', got {name!r}")
+    lazy = isinstance(factory, str) and factory.count(":") == 1
+    if not (callable(factory) or lazy):
+        raise TypeError(
+            f"factory must be callable as factory(game) or a 'module:attr' path, got {factory!r}"
+        )
+    old, entry = POLICY_REGISTRY.get(name), PolicyEntry(factory, with_argument, builtin)
+    if old == entry:  # the package registering its own names again (a reload)
+        return
+    if old is not None and old.builtin:
         raise ValueError(f"{name!r} is a built-in policy and cannot be replaced")
-    if name in POLICY_REGISTRY and not replace:
+    if old is not None and not replace:
         raise ValueError(
             f"a policy named {name!r} is already registered; pass replace=True to replace it"
         )
-    POLICY_REGISTRY[name] = factory
+    POLICY_REGISTRY[name] = entry
+
+
+def registered_entry(name: str) -> tuple[PolicyEntry, str | None] | None:
+    """The entry answering ``name`` and its argument (``"mcts:400"`` -> mcts, "400")."""
+    if name in POLICY_REGISTRY:
+        return POLICY_REGISTRY[name], None
+    base, colon, argument = name.partition(":")
+    entry = POLICY_REGISTRY.get(base)
+    if colon and entry is not None and entry.with_argument:
+        return entry, argument
+    return None
+
+
+def policy_names() -> list[str]:
+    """The registered names, ``name:ARG`` families shown as ``name[:ARG]``."""
+    return sorted(f"{n}[:ARG]" if e.with_argument else n for n, e in POLICY_REGISTRY.items())
+
+
+def _model_policy(spec: Any) -> Any:
+    module, _, attr = MODEL_POLICY.partition(":")
+    return getattr(importlib.import_module(module), attr)(spec)
+
+
+def is_model_path(name: str) -> bool:
+    """A string that names a model file rather than a registered policy."""
+    return registered_entry(name) is None and (
+        name.endswith(".zip") or os.sep in name or os.path.exists(name)
+    )
 
 
 def make_policy(spec: Any, game: Game) -> Policy:
     """Turn a name, a model path, a model, a policy object or a callable into a policy."""
     if isinstance(spec, (str, os.PathLike)):
         name = os.fspath(spec)
-        if name in POLICY_REGISTRY:
-            policy = POLICY_REGISTRY[name](game)
-            if not isinstance(policy, MaskablePPOPolicy):
-                return policy
-        elif name.startswith("mcts:"):
-            return _search_policy(name, game)
-        elif name.startswith("rllib:"):  # a Ray RLlib checkpoint (needs the rllib extra)
-            from jungle_envs.rllib import RLlibPolicy
-
-            policy = RLlibPolicy(name.removeprefix("rllib:"))
+        found = registered_entry(name)
+        if found is not None:
+            policy: Any = found[0].make(game, found[1])
         elif name.endswith(".zip") or os.sep in name or os.path.exists(name):
-            policy: Any = MaskablePPOPolicy(name)
+            policy = _model_policy(name)
         else:
             raise ValueError(
-                f"unknown opponent {name!r}; allowed: {sorted(POLICY_REGISTRY)}, "
-                "a path to a MaskablePPO .zip, rllib:CHECKPOINT_DIR, a policy object or a "
-                "callable"
+                f"unknown opponent {name!r}; allowed: {policy_names()}, a path to a "
+                "MaskablePPO .zip, a policy object or a callable"
             )
     elif hasattr(spec, "for_game"):  # settings to bind to the game (jungle_envs.search.MCTS)
         return spec.for_game(game)
     elif hasattr(spec, "policy") and hasattr(spec, "predict"):
-        policy = MaskablePPOPolicy(spec)
+        policy = _model_policy(spec)
     elif isinstance(spec, Policy):
         return spec
     elif callable(spec):
         return CallablePolicy(spec)
     else:
         raise TypeError(
-            f"an opponent must be a name {sorted(POLICY_REGISTRY)}, a model path, a "
-            f"MaskablePPO model, an object with act(observation, action_mask, rng) or a "
-            f"callable; got {spec!r}"
+            f"an opponent must be a name {policy_names()}, a model path, a MaskablePPO "
+            f"model, an object with act(observation, action_mask, rng) or a callable; "
+            f"got {spec!r}"
         )
+    if hasattr(policy, "observation_size"):  # a learned model: does it fit this game?
+        check_model_fits(policy, game)
+    return policy
+
+
+def check_model_fits(policy: Any, game: Game) -> None:
+    """Refuse a model trained for another game, player count, rules or observation."""
     check_trained_on(policy, game)
     observing = observation_game(policy, game)
     if policy.observation_size != observing.observation_size:
@@ -264,28 +245,6 @@ def make_policy(spec: Any, game: Game) -> Policy:
             f"the model chooses among {actions} actions, {game.spec.env_name} has "
             f"{game.spec.num_actions} (was it trained on another game or rules version?)"
         )
-    return policy
-
-
-def is_model(spec: Any) -> bool:
-    """A MaskablePPO model, or a path to one (not a registered name)."""
-    if isinstance(spec, (str, os.PathLike)):
-        name = os.fspath(spec)
-        return (
-            name not in POLICY_REGISTRY
-            and not name.startswith("rllib:")
-            and (name.endswith(".zip") or os.path.exists(name))
-        )
-    return hasattr(spec, "policy") and hasattr(spec, "predict")
-
-
-def trained_on(model: Any) -> dict[str, Any] | None:
-    """The env a model was trained on: {"env", "num_players", "env_options"}, saved in the
-    model's zip by the training scripts; None for a model saved without it."""
-    if isinstance(model, (str, os.PathLike)):
-        model = load_maskable_ppo(model)
-    found = getattr(model, "trained_on", None)
-    return dict(found) if isinstance(found, dict) else None
 
 
 def check_trained_on(policy: Any, game: Game) -> None:
@@ -339,47 +298,26 @@ def opponent_observation(policy: Any, game: Game, state: Any, seat: int) -> np.n
 
 
 class SeatPolicies:
-    """Learner seat -> {seat: policy} for every other seat.
+    """Learner seat -> {seat: policy} for every other seat, from a resolved seat plan.
 
     A plain object rather than a closure, so envs pickle with the standard module and a
     deep copy of an env gets opponents of its own.
     """
 
-    def __init__(self, by_seat: list[Policy | None], relative: bool) -> None:
-        self.by_seat, self.relative = by_seat, relative
+    def __init__(self, plan: SeatPlan, num_players: int) -> None:
+        self.plan, self.num_players = plan, num_players
 
     def __call__(self, learner: int) -> dict[int, Policy]:
-        n = len(self.by_seat)
-        if self.relative:  # entry i plays the i-th seat after the learner
-            return {(learner + 1 + i) % n: self.by_seat[i] for i in range(n - 1)}  # type: ignore[misc]
-        missing = [s for s in range(n) if s != learner and self.by_seat[s] is None]
-        if missing:
-            raise ValueError(f"no opponent given for seat(s) {missing}")
-        return {s: self.by_seat[s] for s in range(n) if s != learner}  # type: ignore[misc]
+        return self.plan.seat_specs(learner, self.num_players)
 
 
 def seat_policies(opponents: Any, game: Game) -> SeatPolicies:
-    """Resolve the env's ``opponents`` argument once; map a learner seat to seat->policy.
-
-    A single spec plays every other seat. A list of ``num_players - 1`` specs is read in
-    seat order starting after the learner; a list of ``num_players`` is read by absolute
-    seat, and the learner's own entry (which may be None) is ignored. A dict of names to
-    weights is a mixture: each seat draws its player anew at every episode.
-    """
+    """Resolve the env's ``opponents`` argument once (see ``seats.parse_opponents``); map a
+    learner seat to seat -> policy. A single spec plays every other seat with one policy; a
+    mixture gives each seat its own ``MixturePolicy``, drawn anew at every episode."""
     n = game.num_players
-    if isinstance(opponents, (list, tuple)):
-        specs: Sequence[Any] = opponents
-        if len(specs) == n - 1:
-            return SeatPolicies([make_policy(s, game) for s in specs] + [None], relative=True)
-        if len(specs) == n:
-            return SeatPolicies(
-                [None if s is None else make_policy(s, game) for s in specs], relative=False
-            )
-        raise ValueError(
-            f"a list of opponents needs {n - 1} entries (seats after the learner) or {n} "
-            f"(one per seat) for {n} players; got {len(specs)}"
-        )
-    if isinstance(opponents, dict):  # a mixture, drawn for each seat and episode
-        return SeatPolicies([MixturePolicy(opponents, game) for _ in range(n)], relative=False)
-    policy = make_policy(opponents, game)
-    return SeatPolicies([policy] * n, relative=False)
+    plan = opponents if isinstance(opponents, SeatPlan) else parse_opponents(opponents, n)
+    if plan.kind == MIXTURE:
+        mixtures = tuple(MixturePolicy(plan.mixture, game) for _ in range(n))
+        return SeatPolicies(SeatPlan(ABSOLUTE, mixtures), n)
+    return SeatPolicies(resolve_specs(plan, lambda spec: make_policy(spec, game)), n)

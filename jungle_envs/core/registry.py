@@ -1,22 +1,61 @@
-"""The games of the package and their Gymnasium registration."""
+"""The games of the package and their Gymnasium registration.
+
+Every game is named here once, with explicit ``"module:attr"`` entry points for its rules
+engine, its env and its compiled vector env (imported only when used, so the rules layer
+loads without Gymnasium).
+"""
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any
-
-import gymnasium as gym
 
 from jungle_envs.core.game import Game
 
-# Env name -> the game's package. Each package exposes GAME (the Game subclass) from
-# game.py and ENV (the JungleEnv subclass) from env.py.
-GAMES: dict[str, str] = {
-    "JungleSweep": "jungle_envs.games.jungle_sweep",
-    "TropicRace": "jungle_envs.games.tropic_race",
-    "SpankTheMonkey": "jungle_envs.games.spank_the_monkey",
-    "ElephantFestival": "jungle_envs.games.elephant_festival",
+
+@dataclass(frozen=True)
+class GameEntry:
+    package: str  # the game's folder as a module
+    game: str  # the Game subclass
+    env: str  # the Gymnasium env (core.env.JungleEnv subclass)
+    vector_env: str  # the compiled vector env (core.compiled.vector_env.CompiledVectorEnv)
+
+
+ENTRIES: dict[str, GameEntry] = {
+    "JungleSweep": GameEntry(
+        "jungle_envs.games.jungle_sweep",
+        "jungle_envs.games.jungle_sweep:JungleSweep",
+        "jungle_envs.games.jungle_sweep.env:JungleSweepEnv",
+        "jungle_envs.games.jungle_sweep.env:JungleSweepVectorEnv",
+    ),
+    "TropicRace": GameEntry(
+        "jungle_envs.games.tropic_race",
+        "jungle_envs.games.tropic_race:TropicRace",
+        "jungle_envs.games.tropic_race.env:TropicRaceEnv",
+        "jungle_envs.games.tropic_race.env:TropicRaceVectorEnv",
+    ),
+    "SpankTheMonkey": GameEntry(
+        "jungle_envs.games.spank_the_monkey",
+        "jungle_envs.games.spank_the_monkey:SpankTheMonkey",
+        "jungle_envs.games.spank_the_monkey.env:SpankTheMonkeyEnv",
+        "jungle_envs.games.spank_the_monkey.env:SpankTheMonkeyVectorEnv",
+    ),
+    "ElephantFestival": GameEntry(
+        "jungle_envs.games.elephant_festival",
+        "jungle_envs.games.elephant_festival:ElephantFestival",
+        "jungle_envs.games.elephant_festival.env:ElephantFestivalEnv",
+        "jungle_envs.games.elephant_festival.env:ElephantFestivalVectorEnv",
+    ),
 }
+# Env name -> the game's package (what tools that walk the folders read).
+GAMES: dict[str, str] = {name: entry.package for name, entry in ENTRIES.items()}
+
+
+def load_entry_point(path: str) -> Any:
+    """``"package.module:attr"`` -> the object."""
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 def game_class(name: str) -> type[Game]:
@@ -25,7 +64,7 @@ def game_class(name: str) -> type[Game]:
         key = resolve_env_id(name).removeprefix("jungle_envs/").removesuffix("-v0")
     except ValueError:
         raise ValueError(f"unknown game {name!r}; allowed: {sorted(GAMES)}") from None
-    return importlib.import_module(f"{GAMES[key]}.game").GAME
+    return load_entry_point(ENTRIES[key].game)
 
 
 def make_game(name: str, num_players: int | None = None, **options: Any) -> Game:
@@ -62,14 +101,16 @@ def register_envs() -> None:
     decisions) and call order, so ``env.action_masks()`` works on what ``make`` returns,
     and ``make_vec(..., vectorization_mode="vector_entry_point")`` (a Gymnasium mode that
     refuses extra wrappers) gives the compiled vector env."""
-    for name, package in GAMES.items():
+    import gymnasium as gym
+
+    for name, entry in ENTRIES.items():
         env_id = f"jungle_envs/{name}-v0"
         if env_id in gym.registry:
             continue
         gym.register(
             id=env_id,
-            entry_point=f"{package}.env:ENV",
-            vector_entry_point=f"{package}.env:VECTOR_ENV",
+            entry_point=entry.env,
+            vector_entry_point=entry.vector_env,
             order_enforce=False,
             disable_env_checker=True,
         )

@@ -34,32 +34,34 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
+from jungle_envs.core.arguments import ENV_OPTIONS, parse_env_arguments
 from jungle_envs.core.compiled import runner
 from jungle_envs.core.compiled.rng import stream_state
 from jungle_envs.core.compiled.twin import Twin, bind
 from jungle_envs.core.game import Game
+from jungle_envs.core.seats import ABSOLUTE, MIXTURE, RELATIVE, SINGLE, SeatPlan, check_mixture
 
 BUILT_IN = {"random": runner.RANDOM, "heuristic": runner.HEURISTIC}
 # A mixture may also draw players from the pool set with ``set_opponent_pool``.
 MIXABLE = (*BUILT_IN, "pool")
+VECTOR_ENV_OPTIONS = {
+    **{k: v for k, v in ENV_OPTIONS.items() if k not in ("render_mode", "engine", "event_log")},
+    "num_envs": "games stepped together",
+    "num_threads": "threads that step shares of the games (default: the usable cores)",
+    "copy": "return copies of the env's arrays (default True)",
+}
 
 
 def opponent_mix(mix: Any) -> np.ndarray:
     """A mixture {"random": p, "heuristic": q, "pool": r} -> the kernel's [p, q, r] (any
     scale, not all 0)."""
-    if not isinstance(mix, dict) or not mix or set(mix) - set(MIXABLE):
-        raise ValueError(f"an opponent mixture maps {list(MIXABLE)} to weights, got {mix!r}")
-    weights = [mix.get(name, 0.0) for name in MIXABLE]
-    if any(isinstance(w, bool) or not isinstance(w, (int, float)) or w < 0 for w in weights):
-        raise ValueError(f"mixture weights must be numbers >= 0, got {mix!r}")
-    if sum(weights) <= 0:
-        raise ValueError(f"a mixture needs a weight above 0, got {mix!r}")
-    return np.array(weights, dtype=np.float64)
+    weights = check_mixture(mix, allowed=MIXABLE)
+    return np.array([weights.get(name, 0.0) for name in MIXABLE], dtype=np.float64)
 
 
-def opponent_kinds(opponents: Any, num_players: int) -> tuple[np.ndarray, bool]:
-    """Built-in opponent names -> (kinds, relative): by seats after the learner, or by
-    absolute seat for a list of one entry per seat (the learner's may be None)."""
+def opponent_kinds(plan: SeatPlan, num_players: int) -> tuple[np.ndarray, bool]:
+    """A seat plan of built-in names -> (kinds, relative): by seats after the learner, or
+    by absolute seat for a list of one entry per seat."""
 
     def kind(spec: Any) -> int:
         if isinstance(spec, str) and spec in BUILT_IN:
@@ -71,19 +73,14 @@ def opponent_kinds(opponents: Any, num_players: int) -> tuple[np.ndarray, bool]:
         )
 
     kinds = np.zeros(num_players, dtype=np.int8)
-    if isinstance(opponents, (list, tuple)):
-        if len(opponents) == num_players - 1:
-            kinds[1:] = [kind(s) for s in opponents]
-            return kinds, True
-        if len(opponents) == num_players:
-            if any(s is None for s in opponents):
-                raise ValueError("a per-seat list of opponents needs every seat filled")
-            return np.array([kind(s) for s in opponents], dtype=np.int8), False
-        raise ValueError(
-            f"a list of opponents needs {num_players - 1} entries (seats after the learner) "
-            f"or {num_players} (one per seat); got {len(opponents)}"
-        )
-    kinds[1:] = kind(opponents)
+    if plan.kind == RELATIVE:
+        kinds[1:] = [kind(s) for s in plan.specs]
+        return kinds, True
+    if plan.kind == ABSOLUTE:
+        if any(s is None for s in plan.specs):
+            raise ValueError("a per-seat list of opponents needs every seat filled")
+        return np.array([kind(s) for s in plan.specs], dtype=np.int8), False
+    kinds[1:] = kind(plan.specs[0])
     return kinds, True
 
 
@@ -108,44 +105,32 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         copy: bool = True,
         **game_options: Any,
     ) -> None:
-        from jungle_envs.core.env import CHOICES, check_step_limit
-
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
-        for name, value in (
-            ("observation_mode", observation_mode),
-            ("illegal_action", illegal_action),
-            ("reward", reward),
-        ):
-            if value not in CHOICES[name]:
-                raise ValueError(f"{name}={value!r} is not one of {list(CHOICES[name])}")
-        game = self.game_class(num_players, **game_options)
+        args = parse_env_arguments(
+            self.game_class, num_players, opponents, agent_seat, observation_mode,
+            illegal_action, reward, skip_forced_actions, step_limit, game_options,
+            env_options=VECTOR_ENV_OPTIONS,
+        )  # fmt: skip
+        game = args.game
         self.game, self.twin = game, Twin(game)
         n, spec = game.num_players, game.spec
-        if agent_seat != "random" and (
-            isinstance(agent_seat, bool) or not isinstance(agent_seat, int) or agent_seat >= n
-            or agent_seat < 0
-        ):  # fmt: skip
-            raise ValueError(f"agent_seat must be 'random' or a seat in 0..{n - 1}")
         self.mix = np.zeros(len(MIXABLE))
         self.pool: list[Any] = []
         self._pool_rng = np.random.default_rng()
-        if isinstance(opponents, dict):  # a mixture, drawn per seat and episode
-            self.mix = opponent_mix(opponents)
-            opponents = "random"
+        plan = args.opponents
+        if plan.kind == MIXTURE:  # a mixture, drawn per seat and episode
+            self.mix = opponent_mix(plan.mixture)
+            plan = SeatPlan(SINGLE, ("random",))
             self._check_pool()
-        kinds, self.relative = opponent_kinds(opponents, n)
+        kinds, self.relative = opponent_kinds(plan, n)
         self.kinds = np.tile(kinds, (num_envs, 1))
-        self.seat_option = -1 if agent_seat == "random" else int(agent_seat)
+        self.seat_option = -1 if args.agent_seat is None else args.agent_seat
         self.num_envs = num_envs
-        self.observation_mode, self.illegal_action = observation_mode, illegal_action
-        self.score_reward = reward == "score"
-        if not isinstance(skip_forced_actions, (bool, np.bool_)):
-            raise ValueError(
-                f"skip_forced_actions must be True or False, got {skip_forced_actions!r}"
-            )
-        self.skip_forced = bool(skip_forced_actions)
-        limit = check_step_limit(step_limit, spec.max_decisions)
+        self.observation_mode, self.illegal_action = args.observation_mode, args.illegal_action
+        self.score_reward = args.reward == "score"
+        self.skip_forced = args.skip_forced_actions
+        limit = args.step_limit
         self.max_steps = limit if limit is not None else np.iinfo(np.int64).max
         self.num_threads = resolve_threads(num_threads, num_envs)
         self.copy = copy
