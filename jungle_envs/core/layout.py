@@ -8,9 +8,11 @@ offsets from that one table, so no offset is ever written by hand twice.
 
 from __future__ import annotations
 
+import argparse
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -97,3 +99,52 @@ class Layout:
             shape = " x ".join(str(n) for n in p.shape)
             rows.append(f"| `{p.name}` | {self._slices[p.name].start} | {shape} | {p.doc} |")
         return "\n".join(rows)
+
+
+# The layout table of each game's rules page sits between these lines, written by
+# ``python -m jungle_envs.core.layout --write`` and checked by the tests.
+TABLE_START, TABLE_END = "<!-- layout:start -->", "<!-- layout:end -->"
+
+
+def with_table(page: str, table: str) -> str:
+    """``page`` with the text between the layout markers replaced by ``table``."""
+    if page.count(TABLE_START) != 1 or page.count(TABLE_END) != 1:
+        raise ValueError(f"a rules page needs one {TABLE_START} and one {TABLE_END} line")
+    head, rest = page.split(TABLE_START)
+    _, tail = rest.split(TABLE_END)
+    return f"{head}{TABLE_START}\n{table}\n{TABLE_END}{tail}"
+
+
+def documented_layouts(root: Path) -> dict[Path, str]:
+    """Each game's rules page -> its text with the default config's layout table."""
+    from jungle_envs.core.registry import GAMES, make_game
+
+    pages = {}
+    for name, package in GAMES.items():
+        page = root / "docs" / "rules" / f"{package.rsplit('.', 1)[1]}.md"
+        pages[page] = with_table(page.read_text(), make_game(name).config.layout.table())
+    return pages
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m jungle_envs.core.layout",
+        description="Check (or --write) the observation layout tables of docs/rules/*.md "
+        "against the games' layouts (default player count and options).",
+    )
+    parser.add_argument("--root", default=".", help="the repository's root (default: .)")
+    parser.add_argument("--write", action="store_true", help="rewrite the tables")
+    args = parser.parse_args(argv)
+    stale = []
+    for page, text in documented_layouts(Path(args.root)).items():
+        if page.read_text() != text:
+            stale.append(page)
+            if args.write:
+                page.write_text(text)
+    for page in stale:
+        print(f"{'wrote' if args.write else 'stale'}: {page}")
+    return 1 if stale and not args.write else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -13,7 +13,7 @@ A state is one int32 row (one per env in a batch); ``s`` below. Kernels, by name
     init_state(cfg, s)                 write a fresh game (before its first chance event)
     current_player(cfg, s) -> int      a seat, CHANCE or TERMINAL
     legal_mask(cfg, s, mask)           int8[num_actions], 1 where legal
-    apply_action(cfg, s, a)            a legal action of the deciding seat
+    apply_action(cfg, s, action)       a legal action of the deciding seat
     sample_chance(cfg, s, u) -> int    the outcome of the pending event for uniform u,
                                        the same draw as the reference's sample_chance
     apply_chance(cfg, s, outcome)
@@ -40,7 +40,7 @@ SIGNATURES: dict[str, tuple[str, ...]] = {
     "init_state": ("cfg", "s"),
     "current_player": ("cfg", "s"),
     "legal_mask": ("cfg", "s", "mask"),
-    "apply_action": ("cfg", "s", "a"),
+    "apply_action": ("cfg", "s", "action"),
     "sample_chance": ("cfg", "s", "u"),
     "apply_chance": ("cfg", "s", "outcome"),
     "observe": ("cfg", "s", "seat", "obs"),
