@@ -47,7 +47,7 @@ def test_monkey_starts_at_fourteen_minus_the_players(players):
 
 def test_deck_has_94_cards_in_five_kinds():
     kinds = Counter()
-    for c, n in zip(CARDS, SpankTheMonkey(2).deck_counts, strict=True):
+    for c, n in zip(CARDS, SpankTheMonkey(2).config.deck_counts, strict=True):
         kinds[c.kind] += n
     assert dict(kinds) == {
         "junk": 42,
