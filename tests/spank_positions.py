@@ -39,7 +39,7 @@ def position(
 ) -> tuple[SpankTheMonkey, SpankState]:
     """Every card not placed in a hand, tower or the discard pile is in the deck."""
     game = SpankTheMonkey(num_players, **options)
-    deck = list(game.deck_counts)
+    deck = list(game.config.deck_counts)
     hand_counts = [[0] * NUM_TYPES for _ in range(num_players)]
     for seat, names in (hands or {}).items():
         for name in names:
@@ -56,7 +56,7 @@ def position(
         deck[t] -= 1
     state = SpankState(
         phase=phase, player=player, deck=deck, discard=pile, hands=hand_counts, towers=built,
-        monkey=game.monkey_start if monkey is None else monkey, draws=[],
+        monkey=game.config.monkey_start if monkey is None else monkey, draws=[],
         after_draws=PICK_START, attack=attack or [], queue=[], discards_left=MAX_DISCARDS,
         winner=-1, turns=1,
     )  # fmt: skip

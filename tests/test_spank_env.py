@@ -64,8 +64,9 @@ def test_every_state_of_random_games_is_valid(players):
 
 def test_options_change_the_deck_and_the_monkey():
     game = SpankTheMonkey(3, deck={"Gorilla": 0, "Anvil": 4}, monkey_base=16, monkey_floor=3)
-    assert game.deck_counts[card("Gorilla")] == 0 and game.deck_counts[card("Anvil")] == 4
-    assert game.new_state().monkey == 13 and game.monkey_floor == 3
+    counts = game.config.deck_counts
+    assert counts[card("Gorilla")] == 0 and counts[card("Anvil")] == 4
+    assert game.new_state().monkey == 13 and game.config.monkey_floor == 3
 
 
 @pytest.mark.parametrize(

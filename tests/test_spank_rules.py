@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from spank_positions import card, legal_names, play, position
@@ -47,7 +48,7 @@ def test_monkey_starts_at_fourteen_minus_the_players(players):
 
 def test_deck_has_94_cards_in_five_kinds():
     kinds = Counter()
-    for c, n in zip(CARDS, SpankTheMonkey(2).deck_counts, strict=True):
+    for c, n in zip(CARDS, SpankTheMonkey(2).config.deck_counts, strict=True):
         kinds[c.kind] += n
     assert dict(kinds) == {
         "junk": 42,
@@ -552,3 +553,12 @@ def test_a_hand_attack_from_an_empty_tower_reaches_the_bottom_card():
     game, state = position({0: ["Crowbar"]}, {1: ["Piano", "Bathtub"]})
     play(game, state, "attack with Crowbar", "target the player 1 seat(s) on")
     assert legal_names(game, state) == ["target tower level 0"]
+
+
+def test_the_rules_page_shows_the_observation_layout_of_the_default_game():
+    page = Path(__file__).parents[1] / "docs" / "rules" / "spank_the_monkey.md"
+    text = page.read_text(encoding="utf-8")
+    shown = text.split("<!-- layout:start -->\n", 1)[1].split("\n<!-- layout:end -->", 1)[0]
+    game = SpankTheMonkey()  # 4 players, the spec's default; the layout is the same for all
+    assert shown == game.config.layout.table()
+    assert game.config.layout == SpankTheMonkey(2, monkey_base=20).config.layout

@@ -1,27 +1,9 @@
 """Spank the Monkey observation: a flat float32 vector in [0, 1] from one seat's view.
 
-Layout (T = 44 card types in table order, S = 6 seat slots, L = 42 tower levels):
-
-    hand      T          my cards per type / the most copies of any card (5 by default)
-    towers    S x L x 11 per rotated seat and level (bottom first): present, height / 4,
-                         strength with braces / 12, reinforcement / 3, 7 category flags
-                         (MACHINE LEISURE ILLEGAL HOUSEHOLD GARDEN VEHICLE ANIMAL)
-    seats     S x 4      per rotated seat: cards in hand / 15, tower height / 30, within
-                         the spank window, on turn
-    monkey    1          monkey height / 20
-    deck      1          cards left in the deck / cards in the game
-    discards  T          cards per type in the discard pile / the most copies of any card
-    top       T          one-hot: the top card of the discard pile
-    phase     10         one-hot decision: draw a second card, build, reinforce, attack,
-                         target player, target card, defend, trampoline target, spank,
-                         discard
-    attack    11+S+1+5+1 the pending attack: card one-hot, target rotated seat one-hot,
-                         level / 42, defense card one-hot, redirected by a Trampoline
-    discard   1          discards left this turn / 2
-    players   5          one-hot 2-6 players
-
-Seats are rotated so the observer is slot 0. Other players' hands appear only as sizes;
-the deck only as its size.
+The layout is ``LAYOUT`` below (T = 44 card types in table order, S = 6 seat slots, L = 42
+tower levels); ``LAYOUT.table()`` is the table in docs/rules/spank_the_monkey.md. Seats
+are rotated so the observer is slot 0. Other players' hands appear only as sizes; the deck
+only as its size.
 """
 
 from __future__ import annotations
@@ -31,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from jungle_envs.core.layout import Layout, Piece
 from jungle_envs.games.spank_the_monkey.state import NO_CARD, SpankState
 from jungle_envs.games.spank_the_monkey.tables import (
     ATTACK_TYPES,
@@ -45,25 +28,52 @@ from jungle_envs.games.spank_the_monkey.tables import (
     SPANK_REACH,
 )
 
-if TYPE_CHECKING:
-    from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
+if TYPE_CHECKING:  # config.py builds its Config with this module's LAYOUT
+    from jungle_envs.games.spank_the_monkey.config import Config
 
 LEVEL_FEATURES = 4 + len(CATEGORIES)
 SEAT_FEATURES = 4
 MIN_PLAYERS = 2
-HAND_AT = 0
-TOWERS_AT = HAND_AT + NUM_TYPES
-SEATS_AT = TOWERS_AT + MAX_SEATS * MAX_LEVELS * LEVEL_FEATURES
-MONKEY_AT = SEATS_AT + MAX_SEATS * SEAT_FEATURES
-DECK_AT = MONKEY_AT + 1
-DISCARDS_AT = DECK_AT + 1
-TOP_AT = DISCARDS_AT + NUM_TYPES
-PHASE_AT = TOP_AT + NUM_TYPES
-ATTACK_AT = PHASE_AT + len(DECISION_PHASES)
-ATTACK_SIZE = len(ATTACK_TYPES) + MAX_SEATS + 1 + len(DEFENSE_TYPES) + 1
-LEFT_AT = ATTACK_AT + ATTACK_SIZE
-PLAYERS_AT = LEFT_AT + 1
-SIZE = PLAYERS_AT + 5
+LAYOUT = Layout(
+    [
+        Piece(
+            "hand", (NUM_TYPES,), "my cards per type / the most copies of any card (5 by default)"
+        ),
+        Piece(
+            "towers",
+            (MAX_SEATS, MAX_LEVELS, LEVEL_FEATURES),
+            "per rotated seat and level from the bottom: present, height / 4, strength "
+            "with braces / 12, reinforcement / 3, 7 category flags (MACHINE LEISURE ILLEGAL "
+            "HOUSEHOLD GARDEN VEHICLE ANIMAL)",
+        ),
+        Piece(
+            "seats",
+            (MAX_SEATS, SEAT_FEATURES),
+            "per rotated seat: cards in hand / 15, tower height / 30, in spank reach, on turn",
+        ),
+        Piece("monkey", (1,), "monkey height / 20"),
+        Piece("deck", (1,), "cards left in the deck / cards in the game"),
+        Piece(
+            "discards",
+            (NUM_TYPES,),
+            "cards per type in the discard pile / the most copies of any card",
+        ),
+        Piece("top", (NUM_TYPES,), "one-hot: the top card of the discard pile"),
+        Piece(
+            "phase",
+            (len(DECISION_PHASES),),
+            "one-hot decision: draw a second card, build, reinforce, attack, target player, "
+            "target card, defend, trampoline target, spank, discard",
+        ),
+        Piece("attack_card", (len(ATTACK_TYPES),), "the pending attack's card, one-hot"),
+        Piece("attack_target", (MAX_SEATS,), "the pending attack's target, rotated seat one-hot"),
+        Piece("attack_level", (1,), f"the pending attack's target level / {MAX_LEVELS}"),
+        Piece("attack_defense", (len(DEFENSE_TYPES),), "the defense card played, one-hot"),
+        Piece("attack_redirected", (1,), "the pending attack was redirected by a Trampoline"),
+        Piece("discards_left", (1,), f"discards left this turn / {MAX_DISCARDS}"),
+        Piece("players", (5,), "one-hot 2-6 players"),
+    ]
+)
 
 # Per junk type: the static part of a level's features.
 JUNK_ROWS = {
@@ -72,19 +82,17 @@ JUNK_ROWS = {
 }
 
 
-def observation_size(game: SpankTheMonkey) -> int:
-    return SIZE
-
-
-def observe(game: SpankTheMonkey, state: SpankState, seat: int, out=None) -> np.ndarray:
-    obs = np.zeros(SIZE, dtype=np.float32) if out is None else out
+def observe(config: Config, state: SpankState, seat: int, out=None) -> np.ndarray:
+    layout = config.layout
+    obs = np.zeros(layout.size, dtype=np.float32) if out is None else out
     if out is not None:
         obs.fill(0.0)
-    n = game.num_players
-    obs[HAND_AT : HAND_AT + NUM_TYPES] = state.hands[seat]
-    obs[HAND_AT : HAND_AT + NUM_TYPES] /= game.max_copies
-    towers = obs[TOWERS_AT:SEATS_AT].reshape(MAX_SEATS, MAX_LEVELS, LEVEL_FEATURES)
-    seats = obs[SEATS_AT:MONKEY_AT].reshape(MAX_SEATS, SEAT_FEATURES)
+    n = config.num_players
+    hand = layout["hand"]
+    obs[hand] = state.hands[seat]
+    obs[hand] /= config.max_copies
+    towers = obs[layout["towers"]].reshape(MAX_SEATS, MAX_LEVELS, LEVEL_FEATURES)
+    seats = obs[layout["seats"]].reshape(MAX_SEATS, SEAT_FEATURES)
     for other in range(n):
         slot = (other - seat) % n
         total = 0
@@ -102,28 +110,28 @@ def observe(game: SpankTheMonkey, state: SpankState, seat: int, out=None) -> np.
             state.monkey <= total <= state.monkey + SPANK_REACH,
             other == state.player,
         )
-    obs[MONKEY_AT] = state.monkey / 20.0
-    obs[DECK_AT] = sum(state.deck) / sum(game.deck_counts)
+    obs[layout.offset("monkey")] = state.monkey / 20.0
+    obs[layout.offset("deck")] = sum(state.deck) / sum(config.deck_counts)
     pile = np.bincount(state.discard, minlength=NUM_TYPES) if state.discard else 0
-    obs[DISCARDS_AT : DISCARDS_AT + NUM_TYPES] = pile
-    obs[DISCARDS_AT : DISCARDS_AT + NUM_TYPES] /= game.max_copies
+    discards = layout["discards"]
+    obs[discards] = pile
+    obs[discards] /= config.max_copies
     if state.discard:
-        obs[TOP_AT + state.discard[-1]] = 1.0
+        obs[layout.offset("top") + state.discard[-1]] = 1.0
     if state.phase in DECISION_PHASES:
-        obs[PHASE_AT + DECISION_PHASES.index(state.phase)] = 1.0
+        obs[layout.offset("phase") + DECISION_PHASES.index(state.phase)] = 1.0
     if state.attack:
         card, target, level, defense, redirected = state.attack
-        obs[ATTACK_AT + ATTACK_TYPES.index(card)] = 1.0
-        at = ATTACK_AT + len(ATTACK_TYPES)
+        obs[layout.offset("attack_card") + ATTACK_TYPES.index(card)] = 1.0
         if target >= 0:
-            obs[at + (target - seat) % n] = 1.0
+            obs[layout.offset("attack_target") + (target - seat) % n] = 1.0
         if level >= 0:
-            obs[at + MAX_SEATS] = level / MAX_LEVELS
+            obs[layout.offset("attack_level")] = level / MAX_LEVELS
         if defense != NO_CARD:
-            obs[at + MAX_SEATS + 1 + DEFENSE_TYPES.index(defense)] = 1.0
-        obs[at + MAX_SEATS + 1 + len(DEFENSE_TYPES)] = redirected
-    obs[LEFT_AT] = state.discards_left / MAX_DISCARDS
-    obs[PLAYERS_AT + n - MIN_PLAYERS] = 1.0
+            obs[layout.offset("attack_defense") + DEFENSE_TYPES.index(defense)] = 1.0
+        obs[layout.offset("attack_redirected")] = redirected
+    obs[layout.offset("discards_left")] = state.discards_left / MAX_DISCARDS
+    obs[layout.offset("players") + n - MIN_PLAYERS] = 1.0
     np.minimum(obs, 1.0, out=obs)
     return obs
 
@@ -155,13 +163,15 @@ class View:
         return sum(level.height for level in self.towers[slot])
 
 
-def decode(game: SpankTheMonkey, obs: np.ndarray) -> View:
-    n = game.num_players
-    towers = obs[TOWERS_AT:SEATS_AT].reshape(MAX_SEATS, MAX_LEVELS, LEVEL_FEATURES)
+def decode(config: Config, obs: np.ndarray) -> View:
+    """What ``obs`` shows; ``config`` may also be the Game (``encoding.decode(game, obs)``)."""
+    config = getattr(config, "config", config)
+    n = config.num_players
+    parts = config.layout.split(obs)
     decoded = []
     for slot in range(n):
         levels = []
-        for row in towers[slot]:
+        for row in parts["towers"][slot]:
             if row[0] < 0.5:
                 break
             levels.append(Level(
@@ -171,20 +181,17 @@ def decode(game: SpankTheMonkey, obs: np.ndarray) -> View:
                                      if flag > 0.5),
             ))  # fmt: skip
         decoded.append(levels)
-    seats = obs[SEATS_AT:MONKEY_AT].reshape(MAX_SEATS, SEAT_FEATURES)
-    phase_hot = obs[PHASE_AT:ATTACK_AT]
-    attack = obs[ATTACK_AT:LEFT_AT]
-    card_hot = attack[: len(ATTACK_TYPES)]
-    target_hot = attack[len(ATTACK_TYPES) : len(ATTACK_TYPES) + MAX_SEATS]
+    seats = parts["seats"]
+    phase_hot, card_hot, target_hot = parts["phase"], parts["attack_card"], parts["attack_target"]
     return View(
-        hand=np.rint(obs[HAND_AT : HAND_AT + NUM_TYPES] * game.max_copies).astype(int).tolist(),
+        hand=np.rint(parts["hand"] * config.max_copies).astype(int).tolist(),
         towers=decoded,
         hand_sizes=np.rint(seats[:n, 0] * 15).astype(int).tolist(),
-        monkey=round(obs[MONKEY_AT] * 20),
-        deck=round(obs[DECK_AT] * sum(game.deck_counts)),
+        monkey=round(parts["monkey"][0] * 20),
+        deck=round(parts["deck"][0] * sum(config.deck_counts)),
         phase=DECISION_PHASES[int(phase_hot.argmax())] if phase_hot.any() else -1,
         attack_card=ATTACK_TYPES[int(card_hot.argmax())] if card_hot.any() else NO_CARD,
         attack_target=int(target_hot.argmax()) if target_hot.any() else -1,
-        attack_level=round(attack[len(ATTACK_TYPES) + MAX_SEATS] * MAX_LEVELS),
+        attack_level=round(parts["attack_level"][0] * MAX_LEVELS),
         num_players=n,
     )

@@ -13,10 +13,9 @@ no winner, which only the players behind should hurry.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from jungle_envs.games.spank_the_monkey.config import Config
 from jungle_envs.games.spank_the_monkey.encoding import Level, View, decode
 from jungle_envs.games.spank_the_monkey.tables import (
     ACTIONS,
@@ -39,9 +38,6 @@ from jungle_envs.games.spank_the_monkey.tables import (
     TRAMPOLINE,
     TRAMPOLINE_TARGET,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
 
 ATTACK_THRESHOLD = 0.6  # expected threat-weighted height an attack must remove
 DEFEND_THRESHOLD = 0.35  # chance of success above which an attack is worth a defense card
@@ -69,11 +65,11 @@ def expected_fall(card: int, tower: list[Level], index: int) -> float:
 
 
 class SpankTheMonkeyHeuristic:
-    def __init__(self, game: SpankTheMonkey) -> None:
-        self.game = game
+    def __init__(self, config: Config) -> None:
+        self.config = config
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng) -> int:
-        view = decode(self.game, observation)
+        view = decode(self.config, observation)
         legal = set(np.flatnonzero(action_mask).tolist())
         choice = self.choose(view, legal)
         return choice if choice in legal else max(legal)  # the last action is always "pass"

@@ -10,12 +10,11 @@ count and the deck is a pile of backs, so those pixels never depend on the hidde
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from jungle_envs.core.image import HIGHLIGHT, INK, MUTED, SEAT_COLORS, Canvas, font, stamp_text
-from jungle_envs.games.spank_the_monkey.rules import attack_value, defense_value
+from jungle_envs.games.spank_the_monkey.config import Config
+from jungle_envs.games.spank_the_monkey.rules import attack_value, current_player, defense_value
 from jungle_envs.games.spank_the_monkey.state import NO_CARD, SpankState, can_spank, tower_height
 from jungle_envs.games.spank_the_monkey.tables import (
     ATTACK_ROLL,
@@ -28,9 +27,6 @@ from jungle_envs.games.spank_the_monkey.tables import (
     QUAKE_ROLL,
     SPANK_REACH,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
 
 FRAME_SIZE = (1280, 720)
 WIDTH, HEIGHT = FRAME_SIZE
@@ -126,24 +122,24 @@ def scale_of(state: SpankState) -> tuple[int, float]:
     return top, (TOWERS[1] - TOWERS[0]) / top
 
 
-def draw(game: SpankTheMonkey, state: SpankState, viewer: int | None) -> np.ndarray:
+def draw(config: Config, state: SpankState, viewer: int | None) -> np.ndarray:
     canvas = Canvas(*FRAME_SIZE)
-    n = game.num_players
+    n = config.num_players
     scale_top, unit = scale_of(state)
     column = (WIDTH - MARGIN - SCALE_X) / n
-    title(canvas, state, game)
+    title(canvas, state, config)
     middle(canvas, state)
     scale(canvas, state, scale_top, unit)
     for seat in range(n):
         x = SCALE_X + seat * column
         tower(canvas, state, seat, x, column, unit)
-        plate(canvas, game, state, seat, viewer, x, column)
+        plate(canvas, state, seat, viewer, x, column)
         hand(canvas, state.hands[seat], viewer in (None, seat), x, column)
     return canvas.to_array()
 
 
-def title(canvas: Canvas, state: SpankState, game: SpankTheMonkey) -> None:
-    head = f"Spank the Monkey - {game.num_players} players - turn {state.turns}"
+def title(canvas: Canvas, state: SpankState, config: Config) -> None:
+    head = f"Spank the Monkey - {config.num_players} players - turn {state.turns}"
     stamp_text(canvas, (MARGIN + 6, 12), head, 20)
     if state.phase == GAME_OVER:
         status = (
@@ -153,7 +149,7 @@ def title(canvas: Canvas, state: SpankState, game: SpankTheMonkey) -> None:
         )
         stamp_text(canvas, (WIDTH / 2 - 60, 14), "GAME OVER: " + status, 17, HIGHLIGHT)
         return
-    decider = game.current_player(state)
+    decider = current_player(state)
     if state.player < 0:
         status = f"dealing ({PHASE_NAMES[state.phase]})"
     elif decider >= 0 and decider != state.player:
@@ -292,11 +288,11 @@ def tower(canvas: Canvas, state: SpankState, seat: int, x: float, column: float,
         base += card.height
 
 
-def plate(canvas, game, state: SpankState, seat, viewer, x: float, column: float) -> None:
+def plate(canvas, state: SpankState, seat, viewer, x: float, column: float) -> None:
     color = SEAT_COLORS[seat]
     tint = tuple(int(c + (255 - c) * 0.75) for c in color)
     box = (x + 4, PLATES[0], x + column - 4, PLATES[1])
-    to_move = state.phase != GAME_OVER and seat in (state.player, game.current_player(state))
+    to_move = state.phase != GAME_OVER and seat in (state.player, current_player(state))
     canvas.box(box, fill=tint, outline=color, width=4 if to_move else 2, radius=6)
     name = f"seat {seat}" + (" (you)" if seat == viewer else "")
     stamp_text(canvas, (x + 12, PLATES[0] + 5), name, 15)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from jungle_envs.games.spank_the_monkey.config import Config
 from jungle_envs.games.spank_the_monkey.state import NO_CARD, SpankState, tower_height
 from jungle_envs.games.spank_the_monkey.tables import (
     ATTACK_ROLL,
@@ -19,16 +18,13 @@ from jungle_envs.games.spank_the_monkey.tables import (
     SPANK_ROLL,
 )
 
-if TYPE_CHECKING:
-    from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
-
 
 def hand_text(hand: list[int]) -> str:
     cards = [f"{CARDS[t].name}" + (f" x{n}" if n > 1 else "") for t, n in enumerate(hand) if n]
     return ", ".join(cards) if cards else "(empty)"
 
 
-def render(game: SpankTheMonkey, state: SpankState, viewer: int | None = None) -> str:
+def render(config: Config, state: SpankState, viewer: int | None = None) -> str:
     if state.phase == GAME_OVER:
         status = f"game over after {state.turns} turns"
     else:
@@ -36,7 +32,7 @@ def render(game: SpankTheMonkey, state: SpankState, viewer: int | None = None) -
         status = f"turn {state.turns}, {turn} | {PHASE_NAMES[state.phase]}"
     top = CARDS[state.discard[-1]].name if state.discard else "-"
     lines = [
-        f"Spank the Monkey, {game.num_players} players | {status}",
+        f"Spank the Monkey, {config.num_players} players | {status}",
         f"monkey height {state.monkey} (spank from {state.monkey} to "
         f"{state.monkey + SPANK_REACH}) | deck {sum(state.deck)} cards | discard pile "
         f"{len(state.discard)} cards, top: {top}",
@@ -72,7 +68,7 @@ def render(game: SpankTheMonkey, state: SpankState, viewer: int | None = None) -
     if viewer is None:
         for seat, hand in enumerate(state.hands):
             lines.append(f"hand of seat {seat}: {hand_text(hand)}")
-    elif 0 <= viewer < game.num_players:
+    elif 0 <= viewer < config.num_players:
         lines.append(f"your hand (seat {viewer}): {hand_text(state.hands[viewer])}")
     if state.phase == GAME_OVER:
         result = (
@@ -93,9 +89,7 @@ ROLL_PURPOSE = {
 }
 
 
-def describe_outcome(
-    game: SpankTheMonkey, state: SpankState, outcome: int, viewer: int | None
-) -> str:
+def describe_outcome(config: Config, state: SpankState, outcome: int, viewer: int | None) -> str:
     """A chance outcome as ``viewer`` may know it: a drawn card only to the one drawing."""
     if state.phase == DRAW:
         seat = state.draws[0]

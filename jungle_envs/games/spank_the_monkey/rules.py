@@ -7,9 +7,12 @@ would be "do nothing", so every decision left has a real alternative or a real t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
-from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent
+import numpy as np
+
+from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent, draw_from_counts
+from jungle_envs.games.spank_the_monkey.config import Config
 from jungle_envs.games.spank_the_monkey.state import (
     CARD,
     DEFENSE,
@@ -64,9 +67,6 @@ from jungle_envs.games.spank_the_monkey.tables import (
     TRAMPOLINE,
     TRAMPOLINE_TARGET,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
 
 DIE_ROLL = ChanceEvent("roll a die", DIE, (1 / 6,) * 6)
 DEFENDER_PHASES = (DEFEND, TRAMPOLINE_TARGET)
@@ -127,12 +127,12 @@ def attack_value(state: SpankState, die: int) -> int:
 
 
 # --- the state machine ------------------------------------------------------------------
-def new_state(game: SpankTheMonkey) -> SpankState:
-    n = game.num_players
+def new_state(config: Config) -> SpankState:
+    n = config.num_players
     state = SpankState(
-        phase=DRAW, player=-1, deck=list(game.deck_counts), discard=[],
+        phase=DRAW, player=-1, deck=list(config.deck_counts), discard=[],
         hands=[[0] * NUM_TYPES for _ in range(n)], towers=[[] for _ in range(n)],
-        monkey=game.monkey_start, draws=[], after_draws=PICK_START, attack=[], queue=[],
+        monkey=config.monkey_start, draws=[], after_draws=PICK_START, attack=[], queue=[],
         discards_left=0, winner=-1, turns=0,
     )  # fmt: skip
     start_draws(state, [seat for _ in range(HAND_SIZE) for seat in range(n)], PICK_START)
@@ -147,7 +147,7 @@ def current_player(state: SpankState) -> int:
     return state.player if state.phase >= DRAW_SECOND else CHANCE
 
 
-def chance_event(game: SpankTheMonkey, state: SpankState) -> ChanceEvent:
+def chance_event(config: Config, state: SpankState) -> ChanceEvent:
     phase = state.phase
     if phase == DRAW:
         return ChanceEvent.weighted("draw a card (type)", dict(enumerate(state.deck)))
@@ -155,14 +155,25 @@ def chance_event(game: SpankTheMonkey, state: SpankState) -> ChanceEvent:
         hand = state.hands[state.queue[0]]
         return ChanceEvent.weighted("a random card leaves the hand (type)", dict(enumerate(hand)))
     if phase == PICK_START:
-        n = game.num_players
+        n = config.num_players
         return ChanceEvent("pick the start player", tuple(range(n)), (1 / n,) * n)
     if phase in (ATTACK_ROLL, COLLAPSE_ROLL, QUAKE_ROLL, SPANK_ROLL):
         return DIE_ROLL
     raise ValueError(f"no chance event in phase {phase}")
 
 
-def apply_chance(game: SpankTheMonkey, state: SpankState, outcome: int) -> None:
+def sample_chance(config: Config, state: SpankState, rng: np.random.Generator) -> int:
+    """An outcome of ``chance_event``, drawn as fast as the compiled twin draws it."""
+    if state.phase == DRAW:
+        return draw_from_counts(state.deck, rng)
+    if state.phase == INSPECT:
+        return draw_from_counts(state.hands[state.queue[0]], rng)
+    if state.phase == PICK_START:
+        return int(rng.random() * config.num_players)
+    return 1 + int(rng.random() * 6)  # a die roll
+
+
+def apply_chance(config: Config, state: SpankState, outcome: int) -> None:
     phase = state.phase
     if phase == DRAW:
         state.deck[outcome] -= 1
@@ -328,7 +339,13 @@ def legal_actions(state: SpankState) -> list[int]:
     return [ACTIONS.discard[t] for t in cards] + [ACTIONS.stop_discard]
 
 
-def apply_action(game: SpankTheMonkey, state: SpankState, action: int) -> None:
+def legal_mask(state: SpankState) -> np.ndarray:
+    mask = np.zeros(len(ACTIONS.names), dtype=bool)
+    mask[legal_actions(state)] = True
+    return mask
+
+
+def apply_action(config: Config, state: SpankState, action: int) -> None:
     phase, player = state.phase, state.player
     if phase == ATTACK_PLAYER:
         state.attack[TARGET] = (player + ACTIONS.seat.index(action) + 1) % len(state.towers)
@@ -356,10 +373,10 @@ def apply_action(game: SpankTheMonkey, state: SpankState, action: int) -> None:
     elif phase == DRAW_SECOND:
         start_draws(state, [player], BUILD_JUNK)
     else:
-        play_card(game, state, ACTIONS.card_of[action])
+        play_card(config, state, ACTIONS.card_of[action])
 
 
-def play_card(game: SpankTheMonkey, state: SpankState, card: int) -> None:
+def play_card(config: Config, state: SpankState, card: int) -> None:
     """A card leaves a hand: built, placed, played against someone, or discarded."""
     phase, player = state.phase, state.player
     owner = state.attack[TARGET] if phase == DEFEND else player
@@ -389,7 +406,7 @@ def play_card(game: SpankTheMonkey, state: SpankState, card: int) -> None:
         state.phase = ATTACK_PLAYER
     else:
         state.discard.append(card)
-        special_effect(game, state, CARDS[card].effect)
+        special_effect(config, state, CARDS[card].effect)
 
 
 def junk_effect(state: SpankState, effect: str) -> None:
@@ -406,7 +423,7 @@ def junk_effect(state: SpankState, effect: str) -> None:
     enter(state, BUILD_REINFORCE)
 
 
-def special_effect(game: SpankTheMonkey, state: SpankState, effect: str) -> None:
+def special_effect(config: Config, state: SpankState, effect: str) -> None:
     n, player = len(state.towers), state.player
     order = [(player + k) % n for k in range(n)]
     if effect == "EARTHQUAKE":
@@ -416,7 +433,7 @@ def special_effect(game: SpankTheMonkey, state: SpankState, effect: str) -> None
     elif effect == "GORILLA":
         state.monkey += 2
     elif effect == "BANANA_PEEL":
-        state.monkey = max(game.monkey_floor, state.monkey - 1)
+        state.monkey = max(config.monkey_floor, state.monkey - 1)
     elif effect == "SCRAP_DEALER":
         start_draws(state, [player, player], ATTACK_CHOICE)
         return
@@ -427,5 +444,14 @@ def special_effect(game: SpankTheMonkey, state: SpankState, effect: str) -> None
 
 
 # --- results ----------------------------------------------------------------------------
+def scores(config: Config, state: SpankState) -> list[float]:
+    """Tower heights (the winner is whoever spanked the monkey, see ``winners``)."""
+    return [float(height(state, seat)) for seat in range(config.num_players)]
+
+
 def winners(state: SpankState) -> list[int]:
     return [state.winner] if state.phase == GAME_OVER and state.winner >= 0 else []
+
+
+def final_details(state: SpankState) -> dict[str, Any]:
+    return {"monkey_won": state.winner < 0, "turns": state.turns, "monkey_height": state.monkey}

@@ -37,8 +37,8 @@ from jungle_envs.games.spank_the_monkey.tables import (
     TRAMPOLINE_TARGET,
 )
 
-if TYPE_CHECKING:
-    from jungle_envs.games.spank_the_monkey.game import SpankTheMonkey
+if TYPE_CHECKING:  # config.py imports encoding.py, which imports this module
+    from jungle_envs.games.spank_the_monkey.config import Config
 
 # Draws end the deal or lead to the second-card choice, a build or an attack step.
 AFTER_DRAWS = (PICK_START, DRAW_SECOND, BUILD_JUNK, BUILD_REINFORCE, ATTACK_CHOICE)
@@ -76,14 +76,14 @@ def can_spank(state: SpankState, seat: int) -> bool:
     return state.monkey <= height <= state.monkey + SPANK_REACH
 
 
-def validate(state: SpankState, game: SpankTheMonkey) -> None:
-    """Raise StateError if ``state`` cannot arise in ``game``."""
+def validate(state: SpankState, config: Config) -> None:
+    """Raise StateError if ``state`` cannot arise in a game of ``config``."""
 
     def need(ok: bool, message: str) -> None:
         if not ok:
             raise StateError(message)
 
-    n, phase = game.num_players, state.phase
+    n, phase = config.num_players, state.phase
     need(0 <= phase < len(PHASE_NAMES), f"phase: phase {phase} unknown")
     need(len(state.deck) == NUM_TYPES and all(c >= 0 for c in state.deck), "deck: deck counts")
     need(
@@ -113,15 +113,15 @@ def validate(state: SpankState, game: SpankTheMonkey) -> None:
             if reinforcement != NO_CARD:
                 counts[reinforcement] += 1
     need(
-        counts == list(game.deck_counts),
+        counts == list(config.deck_counts),
         "deck, discard, hands, towers: the cards do not add up to the deck",
     )
-    need(state.monkey >= game.monkey_floor, "monkey: the monkey is below its floor")
+    need(state.monkey >= config.monkey_floor, "monkey: the monkey is below its floor")
     # The first turn starts as the deal ends, so a state in play has counted its turn.
     need((state.player < 0) == (state.turns == 0), "player, turns: turns begin after the deal")
     # Only a Shake junk (one build a turn) and Gorillas (each card once a turn) lift it.
-    gorillas = sum(c for t, c in enumerate(game.deck_counts) if CARDS[t].effect == "GORILLA")
-    highest = game.monkey_start + state.turns * (1 + 2 * gorillas)
+    gorillas = sum(c for t, c in enumerate(config.deck_counts) if CARDS[t].effect == "GORILLA")
+    highest = config.monkey_start + state.turns * (1 + 2 * gorillas)
     need(
         state.monkey <= highest,
         f"monkey, turns: {state.monkey} is above {highest}, its reach in {state.turns} turns",
@@ -180,8 +180,10 @@ def validate(state: SpankState, game: SpankTheMonkey) -> None:
         "queue, hands, phase: an inspection needs a card to take",
     )
     if phase in DECISION_PHASES:
+        from jungle_envs.games.spank_the_monkey.rules import legal_actions  # rules imports us
+
         need(
-            bool(game.legal_actions(state)),
+            bool(legal_actions(state)),
             "phase, hands, towers, player, attack: nothing legal to do",
         )
 
@@ -226,7 +228,7 @@ def _validate_attack(state: SpankState, need, n: int) -> None:
         )
 
 
-def resample(state: SpankState, game: SpankTheMonkey, seat: int, rng) -> None:
+def resample(state: SpankState, config: Config, seat: int, rng) -> None:
     """Deal anew, in place, the cards ``seat`` has not seen: other seats' hands and the
     deck, from the pool of those cards (the game's cards minus the seat's hand and every
     card in sight). Each hand keeps its size, which everyone sees.
@@ -234,7 +236,7 @@ def resample(state: SpankState, game: SpankTheMonkey, seat: int, rng) -> None:
     A card taken back from the discard pile (Salvage) was seen going into a hand, but the
     observation does not keep it, and neither does this deal: it treats that card as
     unseen. Search that relies on it sees a little less than a player with a memory."""
-    others = [other for other in range(game.num_players) if other != seat]
+    others = [other for other in range(config.num_players) if other != seat]
     pool = list(state.deck)
     for other in others:
         pool = [a + b for a, b in zip(pool, state.hands[other], strict=True)]

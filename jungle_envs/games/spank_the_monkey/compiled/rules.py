@@ -1,9 +1,10 @@
-"""Spank the Monkey rules as compiled kernels over a state row (see ``twin.py`` for the layout).
+"""Mirrors rules.py: the state machine as kernels over a state row (``compiled/state.py``).
 
 The same steps, in the same order, as ``rules.py``; the differential tests drive both with
-the same chance outcomes and decisions and compare every state. The reference's ``enter``
-calls itself and reaches ``continue_draws`` (which calls ``enter``); numba cannot load
-such cycles from its cache, so ``enter`` is a loop and a turn's draws start through
+the same chance outcomes and decisions and compare every state. What only reads the row
+(legal actions, reach, an attack's values) is in ``compiled/reading.py``. The reference's
+``enter`` calls itself and reaches ``continue_draws`` (which calls ``enter``); numba cannot
+load such cycles from its cache, so ``enter`` is a loop and a turn's draws start through
 ``begin_draws``, which never enters a phase: it always has a seat to serve.
 """
 
@@ -14,9 +15,45 @@ import numpy as np
 from jungle_envs.core.compiled.contract import CHANCE, TERMINAL
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.rng import draw_from_counts
-from jungle_envs.games.spank_the_monkey.rules import NEXT_PHASE, PASS_ACTION
+from jungle_envs.games.spank_the_monkey.compiled.reading import (
+    PASS,
+    attack_value,
+    defense_value,
+    has_choice,
+)
+from jungle_envs.games.spank_the_monkey.compiled.state import (
+    deck_size,
+    hand_at,
+    hand_size,
+    height,
+    level_at,
+)
+from jungle_envs.games.spank_the_monkey.compiled.tables import (
+    BANANA_PEEL,
+    BRACE,
+    CARD_OF,
+    DRAW_EFFECT,
+    EARTHQUAKE,
+    EFFECT,
+    GORILLA,
+    HIT,
+    INSPECTION,
+    KIND,
+    KIND_ATTACK,
+    LEVEL0,
+    SALVAGE,
+    SCRAP_DEALER,
+    SEAT0,
+    SHAKE,
+    TOPPLES,
+)
+from jungle_envs.games.spank_the_monkey.rules import NEXT_PHASE
+from jungle_envs.games.spank_the_monkey.state import CARD as A_CARD
+from jungle_envs.games.spank_the_monkey.state import DEFENSE as A_DEFENSE
+from jungle_envs.games.spank_the_monkey.state import LEVEL as A_LEVEL
+from jungle_envs.games.spank_the_monkey.state import REDIRECTED as A_REDIRECTED
+from jungle_envs.games.spank_the_monkey.state import TARGET as A_TARGET
 from jungle_envs.games.spank_the_monkey.tables import (
-    ACTIONS,
     ATTACK_CHOICE,
     ATTACK_LEVEL,
     ATTACK_PLAYER,
@@ -34,128 +71,19 @@ from jungle_envs.games.spank_the_monkey.tables import (
     HAND_SIZE,
     INSPECT,
     MAX_DISCARDS,
-    MAX_LEVELS,
     NUM_TYPES,
     PICK_START,
     QUAKE_ROLL,
     SPANK,
-    SPANK_HIT,
-    SPANK_REACH,
     SPANK_ROLL,
     TRAMPOLINE,
     TRAMPOLINE_TARGET,
 )
-from jungle_envs.games.spank_the_monkey.twin_views import (
-    A_CARD,
-    A_DEFENSE,
-    A_LEVEL,
-    A_REDIRECTED,
-    A_TARGET,
-    ACTION_OF,
-    BANANA_PEEL,
-    BONUS,
-    BONUS_BITS,
-    BRACE,
-    CATEGORY_BITS,
-    DISCARD_ROW,
-    DRAW_EFFECT,
-    DRAW_SECOND_ACTION,
-    EARTHQUAKE,
-    EFFECT,
-    GORILLA,
-    HAND_STYLE,
-    HEIGHT,
-    IGNORES,
-    INSPECTION,
-    KIND,
-    KIND_ATTACK,
-    KIND_DEFENSE,
-    KIND_JUNK,
-    KIND_REINFORCEMENT,
-    KIND_SPECIAL,
-    LEVEL0,
-    NO_SECOND_DRAW,
-    NO_SPANK,
-    SALVAGE,
-    SCRAP_DEALER,
-    SEAT0,
-    SHAKE,
-    SPANK_ACTION,
-    STRENGTH,
-    TOPPLES,
-    deck_size,
-    hand_at,
-    hand_size,
-    height,
-    level_at,
-)
 
-HIT = np.array(SPANK_HIT, dtype=np.int64)
-CARD_OF = np.full(len(ACTIONS.names), -1, dtype=np.int64)
-for _action, _card in ACTIONS.card_of.items():
-    CARD_OF[_action] = _card
-# "Do nothing" per phase and where it leads, -1 where there is none.
-PASS = np.full(GAME_OVER + 1, -1, dtype=np.int64)
+# "Do nothing" per phase leads to the next, -1 where there is none.
 NEXT = np.full(GAME_OVER + 1, -1, dtype=np.int64)
-for _phase, _action in PASS_ACTION.items():
-    PASS[_phase] = _action
 for _phase, _next in NEXT_PHASE.items():
     NEXT[_phase] = _next
-CARD_PHASES = (DEFEND, BUILD_JUNK, BUILD_REINFORCE, ATTACK_CHOICE, DISCARD)  # a card or pass
-
-
-# --- reach: spanks, attacks, trampolines --------------------------------------------------
-@kernel
-def can_spank(cfg, s, seat):
-    h, monkey = height(cfg, s, seat), s[cfg.monkey]
-    return monkey <= h <= monkey + SPANK_REACH
-
-
-@kernel
-def reaches(cfg, s, card, mine, target, level):
-    """Whether ``card`` may hit ``level`` of ``target``'s tower from height ``mine``: a hand
-    attack reaches only a card spanning that height (base <= mine <= base + height)."""
-    if EFFECT[card] != HAND_STYLE:
-        return True
-    base = 0
-    for below in range(level):
-        base += HEIGHT[s[level_at(cfg, target, below)]]
-    top = base + HEIGHT[s[level_at(cfg, target, level)]]
-    return base <= mine <= top
-
-
-@kernel
-def can_attack(cfg, s, card, attacker, target):
-    if target == attacker:
-        return False
-    mine = height(cfg, s, attacker)
-    for level in range(s[cfg.tower_len + target]):
-        if reaches(cfg, s, card, mine, target, level):
-            return True
-    return False
-
-
-@kernel
-def any_target(cfg, s, card, attacker):
-    for target in range(cfg.num_players):
-        if can_attack(cfg, s, card, attacker, target):
-            return True
-    return False
-
-
-@kernel
-def can_trampoline(cfg, s, defender):
-    for seat in range(cfg.num_players):
-        if seat != defender and s[cfg.tower_len + seat] > 0:
-            return True
-    return False
-
-
-@kernel
-def usable_defense(cfg, s, defender, card):
-    if s[hand_at(cfg, defender) + card] == 0:
-        return False
-    return card != TRAMPOLINE or can_trampoline(cfg, s, defender)
 
 
 # --- the state machine ------------------------------------------------------------------------
@@ -179,76 +107,6 @@ def current_player(cfg, s):
     if phase == GAME_OVER:
         return TERMINAL
     return s[cfg.player] if phase >= DRAW_SECOND else CHANCE
-
-
-@kernel
-def open_top(cfg, s, seat):
-    levels = s[cfg.tower_len + seat]
-    return levels > 0 and s[level_at(cfg, seat, levels - 1) + 2] < 0
-
-
-@kernel
-def offered(cfg, s, phase, card):
-    """Whether the deciding seat may play (or discard) ``card`` in one of ``CARD_PHASES``."""
-    kind = KIND[card]
-    if phase == DEFEND:
-        return kind == KIND_DEFENSE and usable_defense(cfg, s, s[cfg.attack + A_TARGET], card)
-    player = s[cfg.player]
-    if s[hand_at(cfg, player) + card] == 0:
-        return False
-    if phase == BUILD_JUNK:
-        return kind == KIND_JUNK and s[cfg.tower_len + player] < MAX_LEVELS
-    if phase == BUILD_REINFORCE:
-        return kind == KIND_REINFORCEMENT and open_top(cfg, s, player)
-    if phase == ATTACK_CHOICE:
-        return kind == KIND_SPECIAL or (kind == KIND_ATTACK and any_target(cfg, s, card, player))
-    return s[cfg.discards_left] > 0
-
-
-@kernel
-def legal_mask(cfg, s, mask):
-    mask[:] = 0
-    phase, player, n = s[cfg.phase], s[cfg.player], cfg.num_players
-    if phase in CARD_PHASES:
-        row = DISCARD_ROW if phase == DISCARD else -1
-        for card in range(NUM_TYPES):
-            if offered(cfg, s, phase, card):
-                mask[ACTION_OF[KIND[card] if row < 0 else row, card]] = 1
-        mask[PASS[phase]] = 1
-    elif phase == TRAMPOLINE_TARGET:
-        defender = s[cfg.attack + A_TARGET]
-        for seat in range(n):
-            if seat != defender and s[cfg.tower_len + seat] > 0:
-                mask[SEAT0 + (seat - defender) % n - 1] = 1
-    elif phase == DRAW_SECOND:  # not offered once the deck is empty
-        mask[DRAW_SECOND_ACTION] = deck_size(cfg, s) > 0
-        mask[NO_SECOND_DRAW] = 1
-    elif phase == ATTACK_PLAYER:
-        for seat in range(n):
-            if can_attack(cfg, s, s[cfg.attack + A_CARD], player, seat):
-                mask[SEAT0 + (seat - player) % n - 1] = 1
-    elif phase == ATTACK_LEVEL:
-        card, target = s[cfg.attack + A_CARD], s[cfg.attack + A_TARGET]
-        mine = height(cfg, s, player)
-        for level in range(s[cfg.tower_len + target]):
-            if reaches(cfg, s, card, mine, target, level):
-                mask[LEVEL0 + level] = 1
-    elif phase == SPANK:
-        mask[SPANK_ACTION] = can_spank(cfg, s, player)
-        mask[NO_SPANK] = 1
-
-
-@kernel
-def has_choice(cfg, s, phase):
-    """Whether ``phase`` offers more than its "do nothing" action (``rules.enter``)."""
-    if phase == DRAW_SECOND:
-        return deck_size(cfg, s) > 0
-    if phase == SPANK:
-        return can_spank(cfg, s, s[cfg.player])
-    for card in range(NUM_TYPES):
-        if offered(cfg, s, phase, card):
-            return True
-    return False
 
 
 @kernel
@@ -383,28 +241,6 @@ def fall(cfg, s, seat, level, count):
         for f in range(3):
             s[level_at(cfg, seat, k - gone) + f] = s[level_at(cfg, seat, k) + f]
     s[cfg.tower_len + seat] = length - gone
-
-
-@kernel
-def attack_value(cfg, s, die):
-    card, target, level = s[cfg.attack + A_CARD], s[cfg.attack + A_TARGET], s[cfg.attack + A_LEVEL]
-    value = STRENGTH[card] + die
-    if BONUS_BITS[card] & CATEGORY_BITS[s[level_at(cfg, target, level)]]:
-        value += BONUS[card]
-    return value
-
-
-@kernel
-def defense_value(cfg, s):
-    card, target, level = s[cfg.attack + A_CARD], s[cfg.attack + A_TARGET], s[cfg.attack + A_LEVEL]
-    at = level_at(cfg, target, level)
-    value = STRENGTH[s[at]] + s[at + 1]
-    if s[at + 2] >= 0 and not IGNORES[card]:
-        value += STRENGTH[s[at + 2]]
-    defense = s[cfg.attack + A_DEFENSE]
-    if defense >= 0:
-        value += STRENGTH[defense]
-    return value
 
 
 @kernel

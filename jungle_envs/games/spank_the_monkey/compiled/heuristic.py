@@ -1,4 +1,4 @@
-"""Spank the Monkey's heuristic as a compiled kernel: ``heuristic.SpankTheMonkeyHeuristic``.
+"""Mirrors heuristic.py: ``SpankTheMonkeyHeuristic`` as the kernel ``heuristic_action``.
 
 The reference decodes the seat's observation; this kernel reads the same facts from the
 state row and nothing the seat cannot see (its own hand, the towers, hand sizes, the deck
@@ -12,34 +12,14 @@ keys, except for attack plans, whose tuples make the last of equal values win.
 from __future__ import annotations
 
 from jungle_envs.core.compiled.jit import kernel
-from jungle_envs.games.spank_the_monkey.heuristic import (
-    ATTACK_THRESHOLD,
-    DEFEND_THRESHOLD,
-    DRY_DECK_TURNS,
-    P_ALL_ABOVE,
-    P_ONE_MORE,
+from jungle_envs.games.spank_the_monkey.compiled.state import (
+    deck_size,
+    hand_at,
+    hand_size,
+    height,
+    level_at,
 )
-from jungle_envs.games.spank_the_monkey.tables import (
-    ATTACK_CHOICE,
-    ATTACK_LEVEL,
-    ATTACK_PLAYER,
-    BUILD_JUNK,
-    BUILD_REINFORCE,
-    CARD_INDEX,
-    DEFEND,
-    DISCARD,
-    DRAW_SECOND,
-    GUARD_DOG,
-    NUM_TYPES,
-    SPANK,
-    SPANK_REACH,
-    TRAMPOLINE,
-    TRAMPOLINE_TARGET,
-)
-from jungle_envs.games.spank_the_monkey.twin_views import (
-    A_CARD,
-    A_LEVEL,
-    A_TARGET,
+from jungle_envs.games.spank_the_monkey.compiled.tables import (
     ACTION_OF,
     BONUS,
     BONUS_BITS,
@@ -71,11 +51,33 @@ from jungle_envs.games.spank_the_monkey.twin_views import (
     STOP_DISCARD,
     STRENGTH,
     TOPPLES,
-    deck_size,
-    hand_at,
-    hand_size,
-    height,
-    level_at,
+)
+from jungle_envs.games.spank_the_monkey.heuristic import (
+    ATTACK_THRESHOLD,
+    DEFEND_THRESHOLD,
+    DRY_DECK_TURNS,
+    P_ALL_ABOVE,
+    P_ONE_MORE,
+)
+from jungle_envs.games.spank_the_monkey.state import CARD as A_CARD
+from jungle_envs.games.spank_the_monkey.state import LEVEL as A_LEVEL
+from jungle_envs.games.spank_the_monkey.state import TARGET as A_TARGET
+from jungle_envs.games.spank_the_monkey.tables import (
+    ATTACK_CHOICE,
+    ATTACK_LEVEL,
+    ATTACK_PLAYER,
+    BUILD_JUNK,
+    BUILD_REINFORCE,
+    CARD_INDEX,
+    DEFEND,
+    DISCARD,
+    DRAW_SECOND,
+    GUARD_DOG,
+    NUM_TYPES,
+    SPANK,
+    SPANK_REACH,
+    TRAMPOLINE,
+    TRAMPOLINE_TARGET,
 )
 
 VIEW_MONKEY, VIEW_STRENGTH = 20, 12  # the observation's scales (monkey / 20, strength / 12)
@@ -210,7 +212,7 @@ def special_helps(cfg, s, seat, monkey, mine, card):
         return leader >= 3.0 and threat(monkey, mine) < 3.0
     if card == SCRAP_DEALER:  # cards now, but the deck running dry lets the monkey win
         hand = hand_at(cfg, seat)
-        for junk in range(NUM_TYPES):
+        for junk in range(NUM_TYPES):  # noqa: SIM110 - numba compiles loops, not any()/all()
             if KIND[junk] == KIND_JUNK and s[hand + junk]:
                 return False
         return True

@@ -1,4 +1,4 @@
-"""Spank the Monkey's compiled twin: the kernels' config, the state row, and registration.
+"""Mirrors state.py: the compiled twin's config, the state row and its readers.
 
 A state is one int32 row. Scalars come first, then fixed-capacity blocks; a list field
 keeps its length in a scalar slot. The layout (field -> offset) is built from the game's
@@ -12,7 +12,8 @@ option value (the deck sizes the discard pile and the towers).
              draws (5n, in order), queue (n, in order), attack (5)
 
 T = 44 card types, n players, L = junk cards in the deck (no tower holds more), C = cards
-in the deck.
+in the deck. The config also holds the observation's offsets (``obs_<piece>``, from the
+game's ``config.layout``).
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from collections import namedtuple
 
 import numpy as np
 
-from jungle_envs.core.compiled.contract import register_twin
+from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.twin import TwinUnavailable
-from jungle_envs.games.spank_the_monkey import twin_heuristic, twin_rules, twin_views
+from jungle_envs.games.spank_the_monkey.compiled.tables import HEIGHT
+from jungle_envs.games.spank_the_monkey.config import Config
 from jungle_envs.games.spank_the_monkey.state import SpankState
-from jungle_envs.games.spank_the_monkey.tables import HAND_SIZE, JUNK_TYPES, NUM_TYPES
+from jungle_envs.games.spank_the_monkey.tables import ACTIONS, HAND_SIZE, JUNK_TYPES, NUM_TYPES
 
 SCALARS = (
     "phase",
@@ -57,22 +59,25 @@ SpankTwinConfig = namedtuple(
         "phase", "player", "monkey", "after_draws", "discards_left", "winner", "turns",
         "discard_len", "draws_len", "queue_len", "attack_len",
         "deck", "hands", "tower_len", "towers", "discard", "draws", "queue", "attack",
+        # offsets into the observation (``config.layout``)
+        "obs_hand", "obs_towers", "obs_seats", "obs_monkey", "obs_deck", "obs_discards",
+        "obs_top", "obs_phase", "obs_attack_card", "obs_attack_target", "obs_attack_level",
+        "obs_attack_defense", "obs_attack_redirected", "obs_discards_left", "obs_players",
     ],
 )  # fmt: skip
-Config = SpankTwinConfig
 
 
-def make_config(game) -> Config:
-    n, counts = game.num_players, [int(c) for c in game.deck_counts]
+def make_twin_config(config: Config) -> SpankTwinConfig:
+    n, counts = config.num_players, [int(c) for c in config.deck_counts]
     total = sum(counts)
     if total > MAX_CARDS:
         raise TwinUnavailable(
             f"the compiled Spank the Monkey holds at most {MAX_CARDS} cards; deck has {total}"
         )
-    if game.monkey_start >= MAX_MONKEY:
+    if config.monkey_start >= MAX_MONKEY:
         raise TwinUnavailable(
             f"the compiled Spank the Monkey starts the monkey below {MAX_MONKEY}; "
-            f"monkey_base {game.options['monkey_base']} is too high"
+            f"monkey_base {config.monkey_base} is too high"
         )
     levels = max(sum(counts[j] for j in JUNK_TYPES), 1)
     draws_cap = HAND_SIZE * n  # the deal; a turn queues at most two draws
@@ -89,23 +94,24 @@ def make_config(game) -> Config:
         ("attack", ATTACK_FIELDS),
     ):
         at[name], size = size, size + length
-    return Config(
+    return SpankTwinConfig(
         num_players=n,
-        num_actions=game.spec.num_actions,
-        obs_size=game.observation_size,
+        num_actions=len(ACTIONS.names),
+        obs_size=config.observation_size,
         row_size=size,
         deck_counts=np.array(counts, dtype=np.int64),
         total_cards=total,
-        max_copies=int(game.max_copies),
-        monkey_start=int(game.monkey_start),
-        monkey_floor=int(game.monkey_floor),
+        max_copies=int(config.max_copies),
+        monkey_start=int(config.monkey_start),
+        monkey_floor=int(config.monkey_floor),
         levels=levels,
         draws_cap=draws_cap,
         **at,
+        **{f"obs_{name}": offset for name, offset in config.layout.offsets().items()},
     )
 
 
-def pack(game, cfg: Config, state: SpankState, row: np.ndarray) -> None:
+def pack(cfg: SpankTwinConfig, state: SpankState, row: np.ndarray) -> None:
     for name in ("phase", "player", "monkey", "after_draws", "discards_left", "winner"):
         row[getattr(cfg, name)] = getattr(state, name)
     row[cfg.turns] = state.turns
@@ -128,7 +134,7 @@ def pack(game, cfg: Config, state: SpankState, row: np.ndarray) -> None:
         row[at : at + len(values)] = values
 
 
-def unpack(game, cfg: Config, row: np.ndarray) -> SpankState:
+def unpack(cfg: SpankTwinConfig, row: np.ndarray) -> SpankState:
     def block(at: int, length: int) -> list[int]:
         return row[at : at + length].tolist()
 
@@ -159,16 +165,38 @@ def unpack(game, cfg: Config, row: np.ndarray) -> SpankState:
     )
 
 
-register_twin(
-    Config,
-    init_state=twin_rules.init_state,
-    current_player=twin_rules.current_player,
-    legal_mask=twin_rules.legal_mask,
-    apply_action=twin_rules.apply_action,
-    sample_chance=twin_rules.sample_chance,
-    apply_chance=twin_rules.apply_chance,
-    observe=twin_views.observe,
-    scores=twin_rules.scores,
-    returns=twin_rules.returns,
-    heuristic_action=twin_heuristic.heuristic_action,
-)
+# --- reading the row (shared by the rules, the observation and the heuristic) -------------
+@kernel(inline=True)
+def hand_at(cfg, seat):
+    return cfg.hands + seat * NUM_TYPES
+
+
+@kernel(inline=True)
+def level_at(cfg, seat, level):
+    return cfg.towers + (seat * cfg.levels + level) * 3
+
+
+@kernel
+def height(cfg, s, seat):
+    """``state.tower_height`` of ``seat``'s tower."""
+    total = 0
+    for level in range(s[cfg.tower_len + seat]):
+        total += HEIGHT[s[level_at(cfg, seat, level)]]
+    return total
+
+
+@kernel
+def hand_size(cfg, s, seat):
+    total = 0
+    at = hand_at(cfg, seat)
+    for t in range(NUM_TYPES):
+        total += s[at + t]
+    return total
+
+
+@kernel
+def deck_size(cfg, s):
+    total = 0
+    for t in range(NUM_TYPES):
+        total += s[cfg.deck + t]
+    return total

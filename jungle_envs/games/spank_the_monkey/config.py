@@ -1,0 +1,119 @@
+"""Spank the Monkey's header and config: the game spec with its options, and the frozen
+``Config`` every function of the folder takes (player count, option values and what the
+rules derive from them)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jungle_envs.core.game import GameSpec, Option
+from jungle_envs.core.layout import Layout
+from jungle_envs.games.spank_the_monkey.encoding import LAYOUT
+from jungle_envs.games.spank_the_monkey.tables import (
+    ACTIONS,
+    CARD_INDEX,
+    CARDS,
+    DEFAULT_MONKEY_BASE,
+    DEFAULT_MONKEY_FLOOR,
+    HAND_SIZE,
+    JUNK,
+    MAX_LEVELS,
+)
+
+DEFAULT_DECK = {card.name: card.copies for card in CARDS}
+
+
+def _check_deck(value: Any) -> dict[str, int]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"expected a mapping card name -> copies, got {value!r}")
+    unknown = sorted(set(value) - set(CARD_INDEX))
+    if unknown:
+        raise ValueError(f"unknown cards {unknown}; the table lists {sorted(CARD_INDEX)}")
+    deck = {**DEFAULT_DECK, **value}
+    if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in deck.values()):
+        raise ValueError("copies must be ints >= 0")
+    junk = sum(n for name, n in deck.items() if CARDS[CARD_INDEX[name]].kind == JUNK)
+    if junk > MAX_LEVELS:
+        raise ValueError(f"at most {MAX_LEVELS} junk cards (the tallest tower the actions name)")
+    return deck
+
+
+def _check_int(minimum: int):
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            raise ValueError(f"expected an int >= {minimum}, got {value!r}")
+        return value
+
+    return check
+
+
+SPEC = GameSpec(
+    name="spank_the_monkey",
+    env_name="SpankTheMonkey",
+    min_players=2,
+    max_players=6,
+    default_players=4,
+    action_names=ACTIONS.names,
+    # Every turn draws from a deck that never refills, so a game lasts at most ~90 turns;
+    # a seat plays or discards each card it holds at most once.
+    max_decisions=2000,
+    options=(
+        Option("deck", DEFAULT_DECK, "copies of each card (name -> copies)", _check_deck),
+        Option(
+            "monkey_base",
+            DEFAULT_MONKEY_BASE,
+            "the monkey starts at this minus the players",
+            _check_int(1),
+        ),
+        Option(
+            "monkey_floor",
+            DEFAULT_MONKEY_FLOOR,
+            "a Banana Peel never takes the monkey lower",
+            _check_int(0),
+        ),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    """One bound game: the player count, the options and the numbers derived from them."""
+
+    num_players: int
+    deck: tuple[tuple[str, int], ...]  # option: (card name, copies) in table order
+    monkey_base: int  # option
+    monkey_floor: int  # option: a Banana Peel never takes the monkey lower
+    deck_counts: tuple[int, ...]  # copies per card type, in table order
+    max_copies: int  # the most copies of any card (at least 1): the hand and pile scale
+    monkey_start: int  # monkey_base minus the players
+    layout: Layout  # the observation
+
+    @property
+    def observation_size(self) -> int:
+        return self.layout.size
+
+
+def make_config(num_players: int, options: Mapping[str, Any]) -> Config:
+    """The Config for checked ``options``; raises for options that contradict each other."""
+    deck = options["deck"]
+    deck_counts = tuple(deck[card.name] for card in CARDS)
+    monkey_start = options["monkey_base"] - num_players
+    monkey_floor = options["monkey_floor"]
+    if monkey_start < monkey_floor:
+        raise ValueError(
+            f"the monkey would start at {monkey_start}, below its floor {monkey_floor}"
+        )
+    if sum(deck_counts) <= HAND_SIZE * num_players:
+        raise ValueError(f"the deck must hold more than {HAND_SIZE} cards per player")
+    return Config(
+        num_players=num_players,
+        deck=tuple((card.name, deck[card.name]) for card in CARDS),
+        monkey_base=options["monkey_base"],
+        monkey_floor=monkey_floor,
+        deck_counts=deck_counts,
+        max_copies=max(max(deck_counts), 1),
+        monkey_start=monkey_start,
+        layout=LAYOUT,
+    )
