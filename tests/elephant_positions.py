@@ -53,9 +53,10 @@ def position(
     earlier rounds) come out of the bag, and the bag holder is whoever's turn it is
     after that many rounds."""
     game = ElephantFestival(num_players, **options)
-    start = game.start_cell
-    built = [ground((grounds or {}).get(s, {}), game.grid) for s in range(num_players)]
-    box = list(game.tile_counts)
+    config = game.config
+    start = config.start_cell
+    built = [ground((grounds or {}).get(s, {}), config.grid) for s in range(num_players)]
+    box = list(config.tile_counts)
     shown = [0] * NUM_KINDS
     for token in display.split():
         shown[tile(token)] += 1
@@ -73,13 +74,13 @@ def position(
                     drawn += 1
     herds = [[start, start] for _ in range(num_players)]
     for seat, spots in (elephants or {}).items():
-        herds[seat] = [cell(r, c, game.grid) for r, c in spots]
+        herds[seat] = [cell(r, c, config.grid) for r, c in spots]
     while True:
         rounds = -(-drawn // num_players)
         state = ElephantFestivalState(
             phase=PLACE, grounds=built, elephants=herds,
             passes=[(passes or {}).get(s, 0) for s in range(num_players)], box=list(box),
-            bag=game.bag_size - drawn, draws_left=0, display=shown,
+            bag=config.bag_size - drawn, draws_left=0, display=shown,
             holder=(rounds - 1) % num_players, turn=turn, discarded=list(gone),
         )  # fmt: skip
         try:

@@ -64,7 +64,8 @@ def test_bad_options_are_refused(option, value, message):
 
 def test_options_change_the_tiles_and_the_ground():
     game = ElephantFestival(2, tiles_per_color={5: 3}, grid=7)
-    assert game.tile_counts[5] == 3 and game.bag_size == 2 * 22 and game.start_cell == 24
+    config = game.config
+    assert config.tile_counts[5] == 3 and config.bag_size == 2 * 22 and config.start_cell == 24
 
 
 @pytest.mark.parametrize(

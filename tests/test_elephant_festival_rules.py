@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from elephant_positions import cell, ground, place, position, tile
 
 from jungle_envs.core.game import CHANCE, TERMINAL
+from jungle_envs.games.elephant_festival.config import SPEC, make_config
 from jungle_envs.games.elephant_festival.game import ElephantFestival
 from jungle_envs.games.elephant_festival.rules import arch_cells, score
 from jungle_envs.games.elephant_festival.tables import (
@@ -25,17 +28,17 @@ def lines(tiles, standing=2, owner=0):
 
 def test_box_holds_twenty_tiles_of_each_colour_by_symbols():
     game = ElephantFestival(5)
-    per_type = [game.tile_counts[kind] for kind in range(TYPES)]  # red, 0-5 symbols
-    assert per_type == [5, 5, 4, 3, 2, 1] and sum(game.tile_counts) == 100
+    per_type = [game.config.tile_counts[kind] for kind in range(TYPES)]  # red, 0-5 symbols
+    assert per_type == [5, 5, 4, 3, 2, 1] and sum(game.config.tile_counts) == 100
 
 
 @pytest.mark.parametrize("players,bag", [(2, 40), (3, 60), (4, 80), (5, 100)])
 def test_bag_holds_twenty_tiles_per_player(players, bag):
     game = ElephantFestival(players)
     state = game.new_state()
-    assert state.bag == bag == game.bag_size
+    assert state.bag == bag == game.config.bag_size
     assert game.chance_event(state).distribution() == pytest.approx(
-        {kind: n / 100 for kind, n in enumerate(game.tile_counts)}
+        {kind: n / 100 for kind, n in enumerate(game.config.tile_counts)}
     )
 
 
@@ -100,7 +103,7 @@ def test_never_on_the_start_tile_nor_the_other_elephants_cell():
 def _spots(game, state):
     from jungle_envs.games.elephant_festival.rules import placements
 
-    return placements(state.elephants[0], game.start_cell, game.grid)
+    return placements(state.elephants[0], game.config.start_cell, game.config.grid)
 
 
 def test_a_tile_may_go_on_top_of_another_to_form_a_stack():
@@ -281,3 +284,12 @@ def test_scoring_follows_the_owners_colour_and_arches():
     result = lines(tiles, owner=3)
     assert result["arches"] == 5  # purple to the north
     assert result["removed"] == -2 and result["symbols"] == 2 + 1 + 4  # B3 goes
+
+
+def test_the_rules_page_shows_the_observation_layout_of_the_default_game():
+    page = Path(__file__).parents[1] / "docs" / "rules" / "elephant_festival.md"
+    text = page.read_text(encoding="utf-8")
+    between = text.split("<!-- layout:start -->\n", 1)[1].split("\n<!-- layout:end -->", 1)[0]
+    config = make_config(SPEC.default_players, {})  # 4 players, the 9 x 9 ground
+    assert between == config.layout.table()
+    assert config.observation_size == ElephantFestival().observation_size == 4125

@@ -32,7 +32,7 @@ def frame(game, state, viewer=None) -> np.ndarray:
 def grounds(game, state, pad: int = 4) -> list[tuple[slice, slice]]:
     """Rows and columns of every seat's ground and ``pad`` pixels around it (the turn
     marker)."""
-    (rows, cols), places = image.layout(game, state)
+    (rows, cols), places = image.layout(game.config, state)
     boxes = []
     for _, _, _, x, y, cell in places:
         right, bottom = x + cell * len(cols), y + cell * len(rows)
@@ -51,7 +51,7 @@ def assert_nothing_outside_the_grounds(game, state, picture) -> None:
     outside[:, image.PANEL_X - 8 :] = False
     for rows, cols in grounds(game, state):
         outside[rows, cols] = False
-    for x, y, width, *_ in image.layout(game, state)[1]:
+    for x, y, width, *_ in image.layout(game.config, state)[1]:
         outside[int(y) : int(y) + image.HEADER, int(x) : int(x + width)] = False
     coloured = (picture[:, :, None, :] == COLOURS[None, None]).all(axis=3).any(axis=2)
     assert not (coloured & outside).any()
@@ -85,8 +85,8 @@ def test_extreme_grids_and_long_games_stay_inside_their_slots(players, options):
         pass
     assert_nothing_outside_the_grounds(game, state, frame(game, state, 0))
     tall = state.copy()  # a stack of a hundred tiles in a corner of the shown part
-    (rows, cols), _ = image.layout(game, tall)
-    tall.grounds[1][rows[0] * game.grid + cols[0]] = [0] * 100
+    (rows, cols), _ = image.layout(game.config, tall)
+    tall.grounds[1][rows[0] * game.config.grid + cols[0]] = [0] * 100
     assert_nothing_outside_the_grounds(game, tall, frame(game, tall, None))
 
 

@@ -103,7 +103,7 @@ def _sweep_variants() -> tuple[Variant, ...]:
 
 
 def _elephant_variants() -> tuple[Variant, ...]:
-    from jungle_envs.games.elephant_festival.game import MAX_TILES_PER_COLOR
+    from jungle_envs.games.elephant_festival.config import MAX_TILES_PER_COLOR
 
     none = dict.fromkeys(range(6), 0)
     return (

@@ -9,10 +9,9 @@ cost more than that point.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from jungle_envs.games.elephant_festival.config import Config
 from jungle_envs.games.elephant_festival.encoding import decode
 from jungle_envs.games.elephant_festival.rules import neighbour, placements, score
 from jungle_envs.games.elephant_festival.tables import (
@@ -22,19 +21,16 @@ from jungle_envs.games.elephant_festival.tables import (
     STANDING_ELEPHANT_POINTS,
 )
 
-if TYPE_CHECKING:
-    from jungle_envs.games.elephant_festival.game import ElephantFestival
-
 ROOM_VALUE = 0.05  # per free neighbouring cell left to the elephants after a move
 
 
 class ElephantFestivalHeuristic:
-    def __init__(self, game: ElephantFestival) -> None:
-        self.game = game
+    def __init__(self, config: Config) -> None:
+        self.config = config
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng) -> int:
-        ground, herd, _, passes = decode(self.game, observation)
-        grid, start = self.game.grid, self.game.start_cell
+        ground, herd, _, passes = decode(self.config, observation)
+        grid, start = self.config.grid, self.config.start_cell
         standing = ELEPHANTS - passes
         base = score(ground, 0, grid, standing)["total"]
         best_action, best_gain = PASS_ACTION, -float("inf")

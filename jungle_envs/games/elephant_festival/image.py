@@ -10,11 +10,13 @@ closed bag with its count, as ``render.py`` shows it. Seats wear the game's own 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from jungle_envs.core.image import BACKGROUND, HIGHLIGHT, INK, MUTED, Canvas, stamp_text
+from jungle_envs.games.elephant_festival import rules
+from jungle_envs.games.elephant_festival.config import Config
 from jungle_envs.games.elephant_festival.render import frame
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState
 from jungle_envs.games.elephant_festival.tables import (
@@ -28,9 +30,6 @@ from jungle_envs.games.elephant_festival.tables import (
     START_TILE,
     TYPES,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.elephant_festival.game import ElephantFestival
 
 FRAME_SIZE = (1280, 720)
 WIDTH, HEIGHT = FRAME_SIZE
@@ -48,53 +47,53 @@ ELEPHANT, LYING = (110, 110, 122), (170, 170, 180)
 WHITE = (255, 255, 255)
 
 
-def layout(game: ElephantFestival, state: ElephantFestivalState):
+def layout(config: Config, state: ElephantFestivalState):
     """The rows and columns shown of every ground, and per seat the slot's top-left corner
     and width and its ground's top-left corner and cell size."""
-    columns, rows = SLOTS[game.num_players]
+    columns, rows = SLOTS[config.num_players]
     slot_w, slot_h = (PANEL_X - 12 - MARGIN) / columns, (HEIGHT - MARGIN - TOP) / rows
     side = min(slot_w - 16, slot_h - HEADER - 12)
-    if game.grid * MIN_CELL <= side:
-        shown = range(game.grid), range(game.grid)
+    if config.grid * MIN_CELL <= side:
+        shown = range(config.grid), range(config.grid)
     else:  # a huge grid: the part every seat uses, the same for all so grounds compare
-        shown = frame(game, state)
+        shown = frame(config, state)
     cell = min(MAX_CELL, side / max(len(shown[0]), len(shown[1])))
     places = []
-    for seat in range(game.num_players):
+    for seat in range(config.num_players):
         x = MARGIN + (seat % columns) * slot_w
         y = TOP + (seat // columns) * slot_h
         places.append((x, y, slot_w, x + (slot_w - cell * len(shown[1])) / 2, y + HEADER, cell))
     return shown, places
 
 
-def draw(game: ElephantFestival, state: ElephantFestivalState, viewer: int | None) -> np.ndarray:
+def draw(config: Config, state: ElephantFestivalState, viewer: int | None) -> np.ndarray:
     canvas = Canvas(*FRAME_SIZE)
-    title(canvas, game, state)
-    shown, places = layout(game, state)
-    scores, won = game.scores(state), game.winners(state)
+    title(canvas, config, state)
+    shown, places = layout(config, state)
+    scores, won = rules.scores(config, state), rules.winners(config, state)
     for seat, (x, y, width, gx, gy, cell) in enumerate(places):
-        header(canvas, game, state, seat, viewer, scores[seat], seat in won, x + 8, y, width - 16)
-        ground(canvas, game, state, seat, shown, gx, gy, cell)
-    panel(canvas, game, state, shown)
+        header(canvas, config, state, seat, viewer, scores[seat], seat in won, x + 8, y, width - 16)
+        ground(canvas, config, state, seat, shown, gx, gy, cell)
+    panel(canvas, config, state, shown)
     return canvas.to_array()
 
 
-def title(canvas: Canvas, game: ElephantFestival, state: ElephantFestivalState) -> None:
-    stamp_text(canvas, (MARGIN + 6, 12), f"Elephant Festival - {game.num_players} players", 20)
+def title(canvas: Canvas, config: Config, state: ElephantFestivalState) -> None:
+    stamp_text(canvas, (MARGIN + 6, 12), f"Elephant Festival - {config.num_players} players", 20)
     if state.phase == GAME_OVER:
-        best = ", ".join(f"seat {s} ({COLORS[s]})" for s in game.winners(state))
+        best = ", ".join(f"seat {s} ({COLORS[s]})" for s in rules.winners(config, state))
         stamp_text(canvas, (420, 14), f"GAME OVER - winner: {best}", 17, HIGHLIGHT)
         return
     if state.phase == DRAW_TILE:
         status = f"seat {state.holder} draws this round's tiles from the bag"
     else:
-        status = f"seat {(state.holder + state.turn) % game.num_players} to act: "
+        status = f"seat {(state.holder + state.turn) % config.num_players} to act: "
         status += PHASE_NAMES[state.phase]
     stamp_text(canvas, (420, 14), status, 17)
 
 
-def header(canvas, game, state: ElephantFestivalState, seat, viewer, score, won, x, y, width):
-    to_act = state.phase != GAME_OVER and seat == (state.holder + state.turn) % game.num_players
+def header(canvas, config, state: ElephantFestivalState, seat, viewer, score, won, x, y, width):
+    to_act = state.phase != GAME_OVER and seat == (state.holder + state.turn) % config.num_players
     color = TILE_RGB[seat]
     canvas.box((x, y + 4, x + 16, y + 20), fill=color, radius=3)
     name = f"seat {seat} - {COLORS[seat]}" + (" (you)" if seat == viewer else "")
@@ -110,9 +109,9 @@ def header(canvas, game, state: ElephantFestivalState, seat, viewer, score, won,
     stamp_text(canvas, (x + 22, y + 22), line, 12)
 
 
-def ground(canvas, game, state: ElephantFestivalState, seat, shown, x, y, cell) -> None:
+def ground(canvas, config, state: ElephantFestivalState, seat, shown, x, y, cell) -> None:
     rows, cols = shown
-    whole = len(rows) == len(cols) == game.grid
+    whole = len(rows) == len(cols) == config.grid
     right, bottom = x + cell * len(cols), y + cell * len(rows)
     canvas.box((x, y, right, bottom), fill=GRASS, outline=None)
     if cell >= 8:
@@ -129,13 +128,13 @@ def ground(canvas, game, state: ElephantFestivalState, seat, shown, x, y, cell) 
         figures[at] = (*figures.get(at, ()), (where, e < standing))
     # Only occupied cells are visited: a huge grid is mostly grass.
     for at, stack in enumerate(state.grounds[seat]):
-        row, col = divmod(at, game.grid)
+        row, col = divmod(at, config.grid)
         if stack and row in rows and col in cols:
             left, top = x + (col - cols[0]) * cell, y + (row - rows[0]) * cell
             piece(canvas, left, top, cell, stack[-1], seat, len(stack), figures.get(at, ()))
     # A thick edge where the ground ends; a thin one where a cropped view cuts it.
     canvas.box((x, y, right, bottom), outline=INK if whole else MUTED, width=2 if whole else 1)
-    to_act = state.phase != GAME_OVER and seat == (state.holder + state.turn) % game.num_players
+    to_act = state.phase != GAME_OVER and seat == (state.holder + state.turn) % config.num_players
     if to_act and state.phase != DRAW_TILE:
         canvas.box((x - 4, y - 4, right + 4, bottom + 4), outline=HIGHLIGHT, width=3, radius=4)
 
@@ -222,17 +221,17 @@ def elephant(canvas: Canvas, cx: float, cy: float, cell: float, standing: bool) 
     canvas.circle(at(-0.85, -0.45), 0.35 * s, fill=fill, outline=WHITE)
 
 
-def panel(canvas: Canvas, game: ElephantFestival, state: ElephantFestivalState, shown) -> None:
+def panel(canvas: Canvas, config: Config, state: ElephantFestivalState, shown) -> None:
     x, y = PANEL_X, TOP + 4
     canvas.box((x - 8, TOP - 2, WIDTH - MARGIN - 2, HEIGHT - MARGIN - 2), outline=MUTED, radius=6)
-    drawn = game.bag_size - state.bag
-    rounds = min(-(-(drawn + state.draws_left) // game.num_players), game.tiles_per_player)
-    stamp_text(canvas, (x, y), f"round {rounds} of {game.tiles_per_player}", 15)
+    drawn = config.bag_size - state.bag
+    rounds = min(-(-(drawn + state.draws_left) // config.num_players), config.tiles_per_player)
+    stamp_text(canvas, (x, y), f"round {rounds} of {config.tiles_per_player}", 15)
     rows, cols = shown
-    if len(rows) < game.grid or len(cols) < game.grid:
+    if len(rows) < config.grid or len(cols) < config.grid:
         where = f"rows {rows[0]}-{rows[-1]}, columns {cols[0]}-{cols[-1]} of"
         stamp_text(canvas, (x, HEIGHT - 50), f"shown: {where}", 12, MUTED)
-        stamp_text(canvas, (x, HEIGHT - 34), f"the {game.grid}x{game.grid} grounds", 12, MUTED)
+        stamp_text(canvas, (x, HEIGHT - 34), f"the {config.grid}x{config.grid} grounds", 12, MUTED)
     # The bag: a closed sack and its count, whatever is inside.
     bx, by = x + 24, y + 52
     canvas.polygon(
@@ -247,7 +246,7 @@ def panel(canvas: Canvas, game: ElephantFestival, state: ElephantFestivalState, 
     y += 96
     stamp_text(canvas, (x, y), "face-up tiles this round", 15)
     shown = [k for k in range(NUM_KINDS) for _ in range(state.display[k])]
-    for i in range(game.num_players):
+    for i in range(config.num_players):
         left = x + i * 54
         if i < len(shown):
             piece(canvas, left, y + 22, 48, shown[i], 0, background=BACKGROUND)

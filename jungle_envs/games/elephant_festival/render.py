@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from jungle_envs.games.elephant_festival import rules
+from jungle_envs.games.elephant_festival.config import Config
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState
 from jungle_envs.games.elephant_festival.tables import (
     COLOR_LETTERS,
@@ -16,9 +16,6 @@ from jungle_envs.games.elephant_festival.tables import (
     TYPES,
     kind_name,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.elephant_festival.game import ElephantFestival
 
 CELL_WIDTH = 5
 LABEL_WIDTH = 8
@@ -40,10 +37,10 @@ def _cell(stack: list[int], owner: int, elephants: str) -> str:
     return (text + elephants).ljust(CELL_WIDTH)
 
 
-def frame(game: ElephantFestival, state: ElephantFestivalState) -> tuple[range, range]:
+def frame(config: Config, state: ElephantFestivalState) -> tuple[range, range]:
     """Rows and columns that show every seat's tiles and elephants with a margin of one,
     the same for all seats so that positions can be compared across grounds."""
-    grid = game.grid
+    grid = config.grid
     used = [
         cell
         for seat, ground in enumerate(state.grounds)
@@ -57,9 +54,9 @@ def frame(game: ElephantFestival, state: ElephantFestivalState) -> tuple[range, 
 
 
 def ground_lines(
-    game: ElephantFestival, state: ElephantFestivalState, seat: int, rows: range, cols: range
+    config: Config, state: ElephantFestivalState, seat: int, rows: range, cols: range
 ) -> list[str]:
-    grid, ground = game.grid, state.grounds[seat]
+    grid, ground = config.grid, state.grounds[seat]
     standing = ELEPHANTS - state.passes[seat]
     numbers = "".join(str(c).ljust(CELL_WIDTH) for c in cols)
     lines = [("   " + "col".ljust(LABEL_WIDTH) + numbers).rstrip()]
@@ -76,37 +73,38 @@ def ground_lines(
     return lines
 
 
-def render(game: ElephantFestival, state: ElephantFestivalState, viewer: int | None = None) -> str:
+def render(config: Config, state: ElephantFestivalState, viewer: int | None = None) -> str:
     if state.phase == GAME_OVER:
         status = "game over"
     else:
         status = (
             f"bag {state.bag} tiles | bag holder: seat {state.holder} | {PHASE_NAMES[state.phase]}"
         )
-    lines = [f"Elephant Festival, {game.num_players} players | {status}"]
+    lines = [f"Elephant Festival, {config.num_players} players | {status}"]
     if state.phase != GAME_OVER:
-        seat = (state.holder + state.turn) % game.num_players
+        seat = (state.holder + state.turn) % config.num_players
         lines.append(f"to act: seat {seat}" if state.phase != 0 else "drawing the display")
     shown = [f"{kind_name(k)} x{n}" for k in range(NUM_KINDS) if (n := state.display[k])]
     lines.append("face-up: " + (", ".join(shown) if shown else "none"))
-    scores = game.scores(state)
+    scores = rules.scores(config, state)
     score_label = "final score" if state.phase == GAME_OVER else "score if the game ended now"
-    rows, cols = frame(game, state)
-    for seat in range(game.num_players):
+    rows, cols = frame(config, state)
+    for seat in range(config.num_players):
         you = " (you)" if seat == viewer else ""
         lines.append(
             f"seat {seat}{you}, {COLORS[seat]}: passes {state.passes[seat]}, "
             f"{score_label} {scores[seat]:+.0f}"
         )
-        lines.extend(ground_lines(game, state, seat, rows, cols))
+        lines.extend(ground_lines(config, state, seat, rows, cols))
     lines.append(LEGEND)
     if state.phase == GAME_OVER:
-        lines.append("game over: winner(s) " + ", ".join(f"seat {w}" for w in game.winners(state)))
+        won = rules.winners(config, state)
+        lines.append("game over: winner(s) " + ", ".join(f"seat {w}" for w in won))
     return "\n".join(lines)
 
 
 def describe_outcome(
-    game: ElephantFestival, state: ElephantFestivalState, outcome: int, viewer: int | None
+    config: Config, state: ElephantFestivalState, outcome: int, viewer: int | None
 ) -> str:
     """A tile drawn from the bag: it goes face up on display, so every viewer knows it."""
     return f"seat {state.holder} drew a {kind_name(outcome)} from the bag"

@@ -7,11 +7,15 @@ heuristic can try a placement and score it with exactly these rules.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Any
 
-from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent
+import numpy as np
+
+from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent, draw_from_counts
+from jungle_envs.games.elephant_festival.config import Config
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState
 from jungle_envs.games.elephant_festival.tables import (
+    ACTION_NAMES,
     ARCH_POINTS,
     DIRECTIONS,
     DRAW_TILE,
@@ -34,9 +38,6 @@ from jungle_envs.games.elephant_festival.tables import (
     TYPES,
     absolute_kind,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.elephant_festival.game import ElephantFestival
 
 
 # --- one ground (pure) ------------------------------------------------------------------
@@ -152,30 +153,30 @@ def _best_fields(ground, groups, keep, start, arch_cell) -> tuple[int, int, int]
 
 
 # --- the state machine ------------------------------------------------------------------
-def new_state(game: ElephantFestival) -> ElephantFestivalState:
-    n, cells = game.num_players, game.grid * game.grid
+def new_state(config: Config) -> ElephantFestivalState:
+    n, cells = config.num_players, config.grid * config.grid
     grounds = []
     for _ in range(n):
         ground = [[] for _ in range(cells)]
-        ground[game.start_cell] = [START_TILE]
+        ground[config.start_cell] = [START_TILE]
         grounds.append(ground)
     state = ElephantFestivalState(
-        phase=DRAW_TILE, grounds=grounds, elephants=[[game.start_cell] * ELEPHANTS] * n,
-        passes=[0] * n, box=list(game.tile_counts), bag=game.bag_size, draws_left=0,
+        phase=DRAW_TILE, grounds=grounds, elephants=[[config.start_cell] * ELEPHANTS] * n,
+        passes=[0] * n, box=list(config.tile_counts), bag=config.bag_size, draws_left=0,
         display=[0] * NUM_KINDS, holder=0, turn=0, discarded=[0] * NUM_KINDS,
     )  # fmt: skip
     state.elephants = [list(herd) for herd in state.elephants]
-    _start_round(game, state)
+    _start_round(config, state)
     return state
 
 
-def current_player(game: ElephantFestival, state: ElephantFestivalState) -> int:
+def current_player(config: Config, state: ElephantFestivalState) -> int:
     if state.phase == PLACE:
-        return (state.holder + state.turn) % game.num_players
+        return (state.holder + state.turn) % config.num_players
     return TERMINAL if state.phase == GAME_OVER else CHANCE
 
 
-def chance_event(game: ElephantFestival, state: ElephantFestivalState) -> ChanceEvent:
+def chance_event(config: Config, state: ElephantFestivalState) -> ChanceEvent:
     if state.phase != DRAW_TILE:
         raise ValueError(f"no chance event in phase {state.phase}")
     # Drawing from the bag is drawing from the tiles not yet seen: for fewer than five
@@ -183,24 +184,29 @@ def chance_event(game: ElephantFestival, state: ElephantFestivalState) -> Chance
     return ChanceEvent.weighted("draw a tile from the bag (kind)", dict(enumerate(state.box)))
 
 
-def apply_chance(game: ElephantFestival, state: ElephantFestivalState, kind: int) -> None:
+def sample_chance(config: Config, state: ElephantFestivalState, rng: np.random.Generator) -> int:
+    """``chance_event(...).sample(rng)`` without building the event."""
+    return draw_from_counts(state.box, rng)
+
+
+def apply_chance(config: Config, state: ElephantFestivalState, kind: int) -> None:
     state.box[kind] -= 1
     state.bag -= 1
     state.display[kind] += 1
     state.draws_left -= 1
     if state.draws_left == 0:
         state.phase, state.turn = PLACE, 0
-        _skip_idle(game, state)
+        _skip_idle(config, state)
 
 
-def legal_actions(game: ElephantFestival, state: ElephantFestivalState) -> list[int]:
+def legal_actions(config: Config, state: ElephantFestivalState) -> list[int]:
     if state.phase != PLACE:
         return []
-    seat = current_player(game, state)
+    seat = current_player(config, state)
     # PLACE_ACTIONS runs kind by kind, then elephant, then direction.
     spots = [
         e * len(DIRECTIONS) + d
-        for e, d, _ in placements(state.elephants[seat], game.start_cell, game.grid)
+        for e, d, _ in placements(state.elephants[seat], config.start_cell, config.grid)
     ]
     per_kind = ELEPHANTS * len(DIRECTIONS)
     relative = RELATIVE_KIND[seat]
@@ -214,53 +220,85 @@ def legal_actions(game: ElephantFestival, state: ElephantFestivalState) -> list[
     return actions
 
 
-def apply_action(game: ElephantFestival, state: ElephantFestivalState, action: int) -> None:
-    seat = current_player(game, state)
+def legal_mask(config: Config, state: ElephantFestivalState) -> np.ndarray:
+    mask = np.zeros(len(ACTION_NAMES), dtype=bool)
+    mask[legal_actions(config, state)] = True
+    return mask
+
+
+def apply_action(config: Config, state: ElephantFestivalState, action: int) -> None:
+    seat = current_player(config, state)
     if action == PASS_ACTION:
         state.passes[seat] += 1  # one more elephant lies down
     else:
         relative, elephant, direction = PLACE_ACTIONS[action]
         kind = absolute_kind(relative, seat)
-        cell = neighbour(state.elephants[seat][elephant], direction, game.grid)
+        cell = neighbour(state.elephants[seat][elephant], direction, config.grid)
         state.display[kind] -= 1
         state.grounds[seat][cell].append(kind)
         state.elephants[seat][elephant] = cell
     state.turn += 1
-    _skip_idle(game, state)
+    _skip_idle(config, state)
 
 
-def _skip_idle(game: ElephantFestival, state: ElephantFestivalState) -> None:
+def _skip_idle(config: Config, state: ElephantFestivalState) -> None:
     """Pass over players with nothing to do; end the round when everyone has acted."""
-    while state.turn < game.num_players and not legal_actions(game, state):
+    while state.turn < config.num_players and not legal_actions(config, state):
         state.turn += 1
-    if state.turn < game.num_players:
+    if state.turn < config.num_players:
         return
     for kind, count in enumerate(state.display):  # tiles nobody took leave the game
         state.discarded[kind] += count
     state.display = [0] * NUM_KINDS
-    state.holder = (state.holder + 1) % game.num_players
-    _start_round(game, state)
+    state.holder = (state.holder + 1) % config.num_players
+    _start_round(config, state)
 
 
-def _start_round(game: ElephantFestival, state: ElephantFestivalState) -> None:
+def _start_round(config: Config, state: ElephantFestivalState) -> None:
     if state.bag == 0:
         state.phase = GAME_OVER
         return
-    state.draws_left = min(game.num_players, state.bag)
+    state.draws_left = min(config.num_players, state.bag)
     state.phase, state.turn = DRAW_TILE, 0
 
 
 # --- results ----------------------------------------------------------------------------
-def breakdowns(game: ElephantFestival, state: ElephantFestivalState) -> list[dict[str, int]]:
+def breakdowns(config: Config, state: ElephantFestivalState) -> list[dict[str, int]]:
     return [
-        score(ground, seat, game.grid, ELEPHANTS - state.passes[seat])
+        score(ground, seat, config.grid, ELEPHANTS - state.passes[seat])
         for seat, ground in enumerate(state.grounds)
     ]
 
 
-def winners(game: ElephantFestival, state: ElephantFestivalState) -> list[int]:
+def scores(config: Config, state: ElephantFestivalState) -> list[float]:
+    return [float(lines["total"]) for lines in breakdowns(config, state)]
+
+
+def winners(config: Config, state: ElephantFestivalState) -> list[int]:
     if state.phase != GAME_OVER:
         return []
-    totals = [lines["total"] for lines in breakdowns(game, state)]
+    totals = [lines["total"] for lines in breakdowns(config, state)]
     best = max(totals)
     return [seat for seat, total in enumerate(totals) if total == best]
+
+
+def final_details(config: Config, state: ElephantFestivalState) -> dict[str, Any]:
+    """The final ``info``'s extras: every seat's score line by line, standing elephants."""
+    return _details(breakdowns(config, state), state)
+
+
+def _details(lines: list[dict[str, int]], state: ElephantFestivalState) -> dict[str, Any]:
+    return {"score_lines": lines, "standing_elephants": [ELEPHANTS - p for p in state.passes]}
+
+
+def final_results(
+    config: Config, state: ElephantFestivalState
+) -> tuple[list[float], list[int], dict[str, Any]]:
+    """Scores, winners and ``final_details`` with every ground scored once (the costly
+    part)."""
+    lines = breakdowns(config, state)
+    totals = [float(line["total"]) for line in lines]
+    won = []
+    if state.phase == GAME_OVER:
+        won = [seat for seat, total in enumerate(totals) if total == max(totals)]
+    return totals, won, _details(lines, state)

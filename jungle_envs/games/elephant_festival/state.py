@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from jungle_envs.core.state import GameState, StateError
+from jungle_envs.games.elephant_festival.config import Config
 from jungle_envs.games.elephant_festival.tables import (
     DRAW_TILE,
     ELEPHANTS,
@@ -16,9 +16,6 @@ from jungle_envs.games.elephant_festival.tables import (
     PLACE,
     START_TILE,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.elephant_festival.game import ElephantFestival
 
 
 @dataclass(eq=False)
@@ -36,9 +33,9 @@ class ElephantFestivalState(GameState):
     discarded: list[int]  # tiles per kind nobody took (out of the game)
 
 
-def _connected(ground: list[list[int]], game: ElephantFestival) -> bool:
+def _connected(config: Config, ground: list[list[int]]) -> bool:
     """Every occupied cell is reached from the start tile through occupied cells."""
-    grid, start = game.grid, game.start_cell
+    grid, start = config.grid, config.start_cell
     seen, todo = {start}, [start]
     while todo:
         row, col = divmod(todo.pop(), grid)
@@ -50,14 +47,16 @@ def _connected(ground: list[list[int]], game: ElephantFestival) -> bool:
     return len(seen) == sum(1 for stack in ground if stack)
 
 
-def validate(state: ElephantFestivalState, game: ElephantFestival) -> None:
-    """Raise StateError if ``state`` cannot arise in ``game``."""
+def validate(config: Config, state: ElephantFestivalState) -> None:
+    """Raise StateError if ``state`` cannot arise in a game of ``config``."""
+    # rules.py builds states of this module's class: imported here, not at the top
+    from jungle_envs.games.elephant_festival.rules import legal_actions
 
     def need(ok: bool, message: str) -> None:
         if not ok:
             raise StateError(message)
 
-    n, cells, phase = game.num_players, game.grid * game.grid, state.phase
+    n, cells, phase = config.num_players, config.grid * config.grid, state.phase
     need(0 <= phase < len(PHASE_NAMES), f"phase: phase {phase} unknown")
     need(
         len(state.grounds) == n and len(state.elephants) == n,
@@ -73,11 +72,11 @@ def validate(state: ElephantFestivalState, game: ElephantFestival) -> None:
     for seat, ground in enumerate(state.grounds):
         need(len(ground) == cells, f"grounds: a ground has {cells} cells")
         need(
-            ground[game.start_cell] == [START_TILE],
+            ground[config.start_cell] == [START_TILE],
             "grounds: the start tile lies alone at the centre",
         )
         for cell, stack in enumerate(ground):
-            if cell != game.start_cell:
+            if cell != config.start_cell:
                 need(all(0 <= t < NUM_KINDS for t in stack), "grounds: unknown tile on a ground")
                 for t in stack:
                     placed[t] += 1
@@ -87,20 +86,20 @@ def validate(state: ElephantFestivalState, game: ElephantFestival) -> None:
             all(ground[c] for c in herd), "elephants, grounds: an elephant stands on an empty cell"
         )
         need(
-            len(set(herd)) == ELEPHANTS or herd[0] == game.start_cell,
+            len(set(herd)) == ELEPHANTS or herd[0] == config.start_cell,
             "elephants: elephants share only the start tile",
         )
-        need(_connected(ground, game), "grounds: every tile touches the rest of the ground")
+        need(_connected(config, ground), "grounds: every tile touches the rest of the ground")
     seen = [
         b + d + o + p
         for b, d, o, p in zip(state.box, state.display, state.discarded, placed, strict=True)
     ]
     need(
-        seen == list(game.tile_counts),
+        seen == list(config.tile_counts),
         "box, display, discarded, grounds: the tiles do not add up to the box",
     )
-    drawn = game.bag_size - state.bag
-    need(0 <= state.bag <= game.bag_size, "bag: bag out of range")
+    drawn = config.bag_size - state.bag
+    need(0 <= state.bag <= config.bag_size, "bag: bag out of range")
     need(
         sum(state.display) + sum(placed) + sum(state.discarded) == drawn,
         "bag, display, discarded, grounds: drawn tiles must be on display, placed or discarded",
@@ -146,7 +145,7 @@ def validate(state: ElephantFestivalState, game: ElephantFestival) -> None:
     if phase == PLACE:
         need(state.turn < n, "turn: everyone has acted this round")
         need(
-            bool(game.legal_actions(state)),
+            bool(legal_actions(config, state)),
             "phase, display, passes, elephants: the deciding player has nothing to do",
         )
     if phase == GAME_OVER:

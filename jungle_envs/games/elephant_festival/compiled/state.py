@@ -1,4 +1,5 @@
-"""Elephant Festival's compiled twin: the kernels' config, the state row, and registration.
+"""Elephant Festival's compiled twin: the kernels' config and the state row (mirrors
+``state.py``).
 
 A state is one int32 row. Scalars come first, then fixed-capacity blocks; the layout
 (field -> offset) is built from the game's options and travels in the config, so one
@@ -15,6 +16,9 @@ hand-built position whose draws do not come in full rounds may have one round mo
 A ground lives twice: ``top``/``height`` are what scoring and the observation read, the
 log is what rebuilds the stacks (a stack is its cell's log entries, bottom first) and
 lists the occupied cells, so kernels never scan the whole grid.
+
+The config also carries the observation's offsets, ``obs_<piece>`` for each piece of
+``config.layout`` (the reference's ``encoding.layout``).
 """
 
 from __future__ import annotations
@@ -23,14 +27,22 @@ from collections import namedtuple
 
 import numpy as np
 
-from jungle_envs.core.compiled.contract import register_twin
 from jungle_envs.core.compiled.twin import TwinUnavailable
-from jungle_envs.games.elephant_festival import twin_rules, twin_scoring, twin_views
+from jungle_envs.games.elephant_festival.config import SPEC, Config
+from jungle_envs.games.elephant_festival.encoding import layout
 from jungle_envs.games.elephant_festival.rules import neighbour_table
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState
-from jungle_envs.games.elephant_festival.tables import ELEPHANTS, NUM_KINDS, START_TILE
+from jungle_envs.games.elephant_festival.tables import (
+    ACTION_NAMES,
+    DEFAULT_GRID,
+    ELEPHANTS,
+    NUM_KINDS,
+    START_TILE,
+)
 
 SCALARS = ("phase", "bag", "draws_left", "holder", "turn")
+# the observation's pieces: their offsets travel as obs_<piece>
+OBSERVATION_PIECES = tuple(f"obs_{piece.name}" for piece in layout(DEFAULT_GRID))
 KNOWN_OPTIONS = {"tiles_per_color", "grid"}
 MAX_ROW = 2**31 - 1  # cell numbers and offsets are int32 in the row
 
@@ -44,16 +56,19 @@ ElephantFestivalTwinConfig = namedtuple(
         # offsets into the row
         "phase", "bag", "draws_left", "holder", "turn", "passes", "placed", "elephants",
         "box", "display", "discarded", "top", "height", "log_cell", "log_kind",
+        # offsets into the observation
+        *OBSERVATION_PIECES,
     ],
 )  # fmt: skip
-Config = ElephantFestivalTwinConfig
+TwinConfig = ElephantFestivalTwinConfig
 
 
-def make_config(game) -> Config:
-    unknown = sorted(set(game.options) - KNOWN_OPTIONS)
+def make_twin_config(config: Config) -> TwinConfig:
+    unknown = sorted({option.name for option in SPEC.options} - KNOWN_OPTIONS)
     if unknown:
         raise TwinUnavailable(f"the Elephant Festival twin does not know option(s) {unknown}")
-    n, cells, log_size = game.num_players, game.grid * game.grid, game.tiles_per_player + 1
+    n, cells = config.num_players, config.grid * config.grid
+    log_size = config.tiles_per_player + 1
     at = {name: i for i, name in enumerate(SCALARS)}
     size = len(SCALARS)
     for name, length in (
@@ -70,26 +85,27 @@ def make_config(game) -> Config:
     ):
         at[name], size = size, size + length
     if size > MAX_ROW:
-        raise TwinUnavailable(f"a {game.grid} x {game.grid} ground does not fit an int32 row")
-    return Config(
+        raise TwinUnavailable(f"a {config.grid} x {config.grid} ground does not fit an int32 row")
+    return TwinConfig(
         num_players=n,
-        num_actions=game.spec.num_actions,
-        obs_size=game.observation_size,
+        num_actions=len(ACTION_NAMES),
+        obs_size=config.observation_size,
         row_size=size,
-        grid=game.grid,
+        grid=config.grid,
         cells=cells,
-        start_cell=game.start_cell,
-        tiles_per_player=game.tiles_per_player,
+        start_cell=config.start_cell,
+        tiles_per_player=config.tiles_per_player,
         log_size=log_size,
-        bag_size=game.bag_size,
-        most=max(game.tile_counts),
-        tile_counts=np.array(game.tile_counts, dtype=np.int64),
-        neighbours=np.array(neighbour_table(game.grid), dtype=np.int64),
+        bag_size=config.bag_size,
+        most=max(config.tile_counts),
+        tile_counts=np.array(config.tile_counts, dtype=np.int64),
+        neighbours=np.array(neighbour_table(config.grid), dtype=np.int64),
         **at,
+        **{f"obs_{name}": offset for name, offset in config.layout.offsets().items()},
     )
 
 
-def pack(game, cfg: Config, state: ElephantFestivalState, row: np.ndarray) -> None:
+def pack(cfg: TwinConfig, state: ElephantFestivalState, row: np.ndarray) -> None:
     n, cells, log_size = cfg.num_players, cfg.cells, cfg.log_size
     for name in SCALARS:
         row[getattr(cfg, name)] = getattr(state, name)
@@ -117,7 +133,7 @@ def pack(game, cfg: Config, state: ElephantFestivalState, row: np.ndarray) -> No
         row[cfg.placed + seat] = laid
 
 
-def unpack(game, cfg: Config, row: np.ndarray) -> ElephantFestivalState:
+def unpack(cfg: TwinConfig, row: np.ndarray) -> ElephantFestivalState:
     n, cells, log_size = cfg.num_players, cfg.cells, cfg.log_size
 
     def block(at: int, length: int) -> list[int]:
@@ -146,18 +162,3 @@ def unpack(game, cfg: Config, row: np.ndarray) -> ElephantFestivalState:
         turn=int(row[cfg.turn]),
         discarded=block(cfg.discarded, NUM_KINDS),
     )
-
-
-register_twin(
-    Config,
-    init_state=twin_rules.init_state,
-    current_player=twin_rules.current_player,
-    legal_mask=twin_rules.legal_mask,
-    apply_action=twin_rules.apply_action,
-    sample_chance=twin_rules.sample_chance,
-    apply_chance=twin_rules.apply_chance,
-    observe=twin_views.observe,
-    scores=twin_scoring.scores,
-    returns=twin_scoring.returns,
-    heuristic_action=twin_views.heuristic_action,
-)

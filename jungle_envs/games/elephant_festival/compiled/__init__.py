@@ -1,0 +1,34 @@
+"""Elephant Festival's compiled twin: numba kernels over one int32 row per game.
+
+Each file mirrors the reference file of the same name: ``state.py`` (the row, the twin
+config, ``pack``/``unpack``), ``rules.py`` (the rules and the final scoring),
+``encoding.py`` (``observe``) and ``heuristic.py`` (``heuristic_action``). Importing this
+package registers the kernels for the twin config's class.
+"""
+
+from __future__ import annotations
+
+from jungle_envs.core.compiled.contract import register_twin
+from jungle_envs.games.elephant_festival.compiled import encoding, heuristic, rules
+from jungle_envs.games.elephant_festival.compiled.state import (
+    TwinConfig,
+    make_twin_config,
+    pack,
+    unpack,
+)
+
+__all__ = ["TwinConfig", "make_twin_config", "pack", "unpack"]
+
+register_twin(
+    TwinConfig,
+    init_state=rules.init_state,
+    current_player=rules.current_player,
+    legal_mask=rules.legal_mask,
+    apply_action=rules.apply_action,
+    sample_chance=rules.sample_chance,
+    apply_chance=rules.apply_chance,
+    observe=encoding.observe,
+    scores=rules.scores,
+    returns=rules.returns,
+    heuristic_action=heuristic.heuristic_action,
+)

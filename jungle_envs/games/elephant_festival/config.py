@@ -1,0 +1,113 @@
+"""Elephant Festival's header and its frozen Config: the options and what follows from them.
+
+``SPEC`` declares the game (players, actions, options with their checks); ``make_config``
+turns a player count and checked options into the ``Config`` that every function of this
+folder takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jungle_envs.core.game import GameSpec, Option, integer_keys
+from jungle_envs.core.layout import Layout
+from jungle_envs.games.elephant_festival.tables import (
+    ACTION_NAMES,
+    DEFAULT_GRID,
+    DEFAULT_TILES_PER_COLOR,
+    MAX_SYMBOLS,
+    NUM_COLORS,
+    TYPES,
+)
+
+MAX_TILES_PER_COLOR = 200
+
+
+def _check_tiles(value: Any) -> dict[int, int]:
+    if not isinstance(value, Mapping):
+        raise TypeError(f"expected a mapping symbols -> tiles per colour, got {value!r}")
+    value = integer_keys(value, "symbol counts")
+    unknown = sorted(set(value) - set(DEFAULT_TILES_PER_COLOR), key=str)
+    if unknown:
+        raise ValueError(f"unknown symbol counts {unknown}; allowed: 0-{MAX_SYMBOLS}")
+    tiles = {**DEFAULT_TILES_PER_COLOR, **value}
+    if any(isinstance(n, bool) or not isinstance(n, int) or n < 0 for n in tiles.values()):
+        raise ValueError("tile counts must be ints >= 0")
+    if not 0 < sum(tiles.values()) <= MAX_TILES_PER_COLOR:
+        raise ValueError(f"each colour needs 1 to {MAX_TILES_PER_COLOR} tiles (one round each)")
+    return dict(sorted(tiles.items()))
+
+
+def _check_grid(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 3 or value % 2 == 0:
+        raise ValueError(
+            f"the grid size must be an odd int >= 3 (the start tile is central), got {value!r}"
+        )
+    return value
+
+
+SPEC = GameSpec(
+    name="elephant_festival",
+    env_name="ElephantFestival",
+    min_players=2,
+    max_players=5,
+    default_players=4,
+    action_names=ACTION_NAMES,
+    max_decisions=MAX_TILES_PER_COLOR,  # one decision per round: 20 with the default tiles
+    options=(
+        Option(
+            "tiles_per_color",
+            DEFAULT_TILES_PER_COLOR,
+            "tiles of each colour by their number of elephant symbols",
+            _check_tiles,
+        ),
+        Option("grid", DEFAULT_GRID, "side of the square ground", _check_grid),
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    """One game's numbers: the player count, the options and what the rules derive."""
+
+    num_players: int
+    tiles_per_color: tuple[tuple[int, int], ...]  # (symbols, tiles of each colour), sorted
+    grid: int  # the ground is grid x grid cells
+    tile_counts: tuple[int, ...]  # tiles in the box per kind (colour * TYPES + symbols)
+    tiles_per_player: int  # 20 with the default box: the bag holds a colour's worth each
+    bag_size: int
+    start_cell: int  # the centre cell, where the start tile lies
+    layout: Layout  # the observation
+
+    @property
+    def observation_size(self) -> int:
+        return self.layout.size
+
+
+def make_config(num_players: int, options: Mapping[str, Any]) -> Config:
+    """The Config of ``num_players`` and ``options`` (checked again; missing ones default)."""
+    known = {opt.name: opt for opt in SPEC.options}
+    unknown = sorted(set(options) - set(known))
+    if unknown:
+        raise ValueError(
+            f"unknown option(s) {unknown} for {SPEC.env_name}; allowed: {sorted(known)}"
+        )
+    values = {name: opt.resolve(options.get(name, opt.default)) for name, opt in known.items()}
+    # encoding imports this module for its Config: its layout builder is imported here
+    from jungle_envs.games.elephant_festival.encoding import layout
+
+    per_color = values["tiles_per_color"]
+    tiles_per_player = sum(per_color.values())
+    grid = values["grid"]
+    return Config(
+        num_players=int(num_players),
+        tiles_per_color=tuple(per_color.items()),
+        grid=grid,
+        tile_counts=tuple(per_color[kind % TYPES] for kind in range(NUM_COLORS * TYPES)),
+        tiles_per_player=tiles_per_player,
+        bag_size=tiles_per_player * int(num_players),
+        start_cell=grid * grid // 2,
+        layout=layout(grid),
+    )
