@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jungle_envs.core.compiled.vector_env import CompiledVectorEnv
 from jungle_envs.core.env import JungleEnv
-from jungle_envs.games.tropic_race.game import TropicRace
+from jungle_envs.games.tropic_race import TropicRace
 
 
 class TropicRaceEnv(JungleEnv):
