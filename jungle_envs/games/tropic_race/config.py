@@ -1,8 +1,11 @@
-"""Tropic Race: the game header, its options, and the frozen config the rule functions take.
+"""Tropic Race: the game header, its options, its observation layout, and the frozen config
+every function of the folder takes.
 
-``SPEC`` declares the game and checks each option on its own; ``make_config`` checks the
-options together and derives what the rules read (monkeys per player, the tile mix by
-kind, the fields as locations, the die as a chance event) once per game.
+``SPEC`` declares the game and checks each option on its own; ``LAYOUT`` declares the
+observation (the same for every player count and option; ``encoding.py`` writes and reads
+it); ``make_config`` checks the options together and derives what the rules read (monkeys
+per player, the tile mix by kind, the fields as locations, the die as a chance event) once
+per game.
 """
 
 from __future__ import annotations
@@ -15,8 +18,7 @@ from typing import Any
 import numpy as np
 
 from jungle_envs.core.game import ChanceEvent, GameSpec, Option
-from jungle_envs.core.layout import Layout
-from jungle_envs.games.tropic_race.encoding import LAYOUT, field_features
+from jungle_envs.core.layout import Layout, Piece
 from jungle_envs.games.tropic_race.tables import (
     ACTION_NAMES,
     ARROW_CODE,
@@ -33,11 +35,41 @@ from jungle_envs.games.tropic_race.tables import (
     LOCATION_NAMES,
     MAX_NUMBER,
     MONKEYS_PER_PLAYER,
+    NUM_LOCATIONS,
     SLOTS,
     TILE_KINDS,
 )
 
 LAND_NAMES = tuple(LOCATION_NAMES[f] for f in LAND)
+MIN_PLAYERS, MAX_SEATS = 2, 5  # the player counts of SPEC
+
+# The observation: a flat float32 vector in [0, 1] from one seat's point of view, seats
+# rotated so that the observer comes first (seat slot k is the seat k places after it).
+LAYOUT = Layout(
+    [
+        Piece(
+            "monkeys",
+            (MAX_SEATS, NUM_LOCATIONS),
+            "per rotated seat (the observer first): monkeys on each location (START, T1-T3, "
+            "B1-B9, NT1-5, FT1-5, FB1-5, GOAL) / monkeys per player",
+        ),
+        Piece("lion", (len(LAND),), "one-hot over the land fields T1-T3, B1-B9"),
+        Piece("river", (SLOTS, 2), "per slot 1-5: near turtle present, far turtle present"),
+        Piece(
+            "supply",
+            (len(TILE_KINDS),),
+            "face-down tiles per kind (bridge, near only, far only, empty) / tiles in the box",
+        ),
+        Piece("phase", (2,), "one-hot: move a monkey, walk the lion"),
+        Piece("steps", (MAX_NUMBER,), "one-hot: steps of the pending move (1-9)"),
+        Piece("players", (MAX_SEATS - MIN_PLAYERS + 1,), "one-hot: 2-5 players"),
+        Piece(
+            "fields",
+            (len(LAND), 2),
+            "per land field: die field, arrow field (fixed by the options)",
+        ),
+    ]
+)
 
 
 def _check_die(value: Any) -> list[str]:
@@ -92,8 +124,8 @@ def _check_monkeys(value: Any) -> int | None:
 SPEC = GameSpec(
     name="tropic_race",
     env_name="TropicRace",
-    min_players=2,
-    max_players=5,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_SEATS,
     default_players=4,
     action_names=ACTION_NAMES,
     # No hard bound exists (the volcano comes with the arrows); this only guards training.
@@ -141,7 +173,7 @@ class Config:
     die_counts: tuple[int, ...]  # faces per outcome code
     max_steps: int  # the largest number face (1 if none)
     field_features: np.ndarray  # the observation's ``fields`` piece (read-only float32)
-    layout: Layout  # the observation
+    layout: Layout  # the observation (``LAYOUT``)
 
     @property
     def observation_size(self) -> int:
@@ -161,7 +193,9 @@ def make_config(num_players: int, options: Mapping[str, Any]) -> Config:
         for f in options["die_faces"]
     )
     outcomes = tuple(sorted(faces))
-    features = field_features(die_fields, arrow_fields)
+    features = np.array(
+        [flag for f in LAND for flag in (f in die_fields, f in arrow_fields)], dtype=np.float32
+    )
     features.setflags(write=False)
     return Config(
         num_players=num_players,

@@ -1,65 +1,30 @@
 """Tropic Race observation: a flat float32 vector in [0, 1] from one seat's point of view.
 
-The observation is ``LAYOUT``, a table of named pieces (``docs/rules/tropic_race.md``
-shows it); the locations are in the order of ``tables.LOCATION_NAMES``. Seats are rotated
-so the observer comes first: seat slot k is the seat k places after the observer in turn
-order. The game has no hidden information, so ``decode`` gives back the position.
+Its layout is ``config.LAYOUT``, a table of named pieces (``docs/rules/tropic_race.md``
+shows it), which every game's ``Config`` carries as ``layout``: all offsets below come from
+it. The locations are in the order of ``tables.LOCATION_NAMES``. Seats are rotated so the
+observer comes first: seat slot k is the seat k places after the observer in turn order.
+The game has no hidden information, so ``decode`` gives back the position.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from jungle_envs.core.layout import Layout, Piece
+from jungle_envs.games.tropic_race.config import MIN_PLAYERS, Config
 from jungle_envs.games.tropic_race.state import TropicRaceState
 from jungle_envs.games.tropic_race.tables import (
     LAND,
     LION,
-    MAX_NUMBER,
     MOVE,
     NO_TILE,
     NUM_LOCATIONS,
     ROLL,
-    SLOTS,
     THEN_STEP_ONE,
-    TILE_KINDS,
     TILE_TURTLES,
 )
 
-if TYPE_CHECKING:  # config.py builds its configs with LAYOUT: no import at run time
-    from jungle_envs.games.tropic_race.config import Config
-
-MAX_SEATS = 5
-MIN_PLAYERS = 2
 LAND_INDEX = {field: i for i, field in enumerate(LAND)}
-
-LAYOUT = Layout(
-    [
-        Piece(
-            "monkeys",
-            (MAX_SEATS, NUM_LOCATIONS),
-            "per rotated seat (the observer first): monkeys on each location (START, T1-T3, "
-            "B1-B9, NT1-5, FT1-5, FB1-5, GOAL) / monkeys per player",
-        ),
-        Piece("lion", (len(LAND),), "one-hot over the land fields T1-T3, B1-B9"),
-        Piece("river", (SLOTS, 2), "per slot 1-5: near turtle present, far turtle present"),
-        Piece(
-            "supply",
-            (len(TILE_KINDS),),
-            "face-down tiles per kind (bridge, near only, far only, empty) / tiles in the box",
-        ),
-        Piece("phase", (2,), "one-hot: move a monkey, walk the lion"),
-        Piece("steps", (MAX_NUMBER,), "one-hot: steps of the pending move (1-9)"),
-        Piece("players", (MAX_SEATS - MIN_PLAYERS + 1,), "one-hot: 2-5 players"),
-        Piece(
-            "fields",
-            (len(LAND), 2),
-            "per land field: die field, arrow field (fixed by the options)",
-        ),
-    ]
-)
 
 
 def observe(config: Config, state: TropicRaceState, seat: int, out=None) -> np.ndarray:
@@ -93,14 +58,6 @@ def observe(config: Config, state: TropicRaceState, seat: int, out=None) -> np.n
     obs[layout.offset("players") + n - MIN_PLAYERS] = 1.0
     obs[layout["fields"]] = config.field_features
     return obs
-
-
-def field_features(die_fields: frozenset[int], arrow_fields: frozenset[int]) -> np.ndarray:
-    """The ``fields`` piece: per land field, whether it is a die field, an arrow field."""
-    return np.array(
-        [flag for f in LAND for flag in (f in die_fields, f in arrow_fields)],
-        dtype=np.float32,
-    )
 
 
 def decode(config: Config, observation: np.ndarray) -> TropicRaceState:

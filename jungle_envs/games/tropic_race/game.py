@@ -13,7 +13,7 @@ import numpy as np
 from jungle_envs.core.game import ChanceEvent, Game
 from jungle_envs.games.tropic_race import encoding, render, rules
 from jungle_envs.games.tropic_race.config import SPEC, make_config
-from jungle_envs.games.tropic_race.state import TropicRaceState, validate
+from jungle_envs.games.tropic_race.state import TropicRaceState
 
 
 class TropicRace(Game):
@@ -58,7 +58,7 @@ class TropicRace(Game):
         return rules.final_details(state)
 
     def validate_state(self, state: TropicRaceState) -> None:
-        validate(self.config, state)
+        rules.validate(state, self.config)
 
     # --- views ---------------------------------------------------------------------------
     @property

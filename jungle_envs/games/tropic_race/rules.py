@@ -12,8 +12,10 @@ from typing import Any
 import numpy as np
 
 from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent, draw_from_counts
+from jungle_envs.core.state import StateError
 from jungle_envs.games.tropic_race.config import Config
 from jungle_envs.games.tropic_race.state import TropicRaceState
+from jungle_envs.games.tropic_race.state import validate as validate_state
 from jungle_envs.games.tropic_race.tables import (
     ACTION_NAMES,
     ARROW_CODE,
@@ -265,6 +267,16 @@ def _offer_step(state: TropicRaceState) -> None:
 def _end_turn(state: TropicRaceState) -> None:
     state.phase = ROLL
     state.player = (state.player + 1) % len(state.monkeys)
+
+
+# --- saved states -----------------------------------------------------------------------
+def validate(state: TropicRaceState, config: Config) -> None:
+    """Raise StateError if ``state`` cannot arise in a game of ``config``: the invariants of
+    ``state.validate``, then that a decision has a legal action (a check that needs the
+    rules, so it is made here: state.py sits below rules.py)."""
+    validate_state(state, config)
+    if state.phase in (MOVE, LION) and not legal_actions(config, state):
+        raise StateError("phase, monkeys, lion, steps, slots: nothing legal to do")
 
 
 # --- results ----------------------------------------------------------------------------

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from jungle_envs.core.state import GameState, StateError
+from jungle_envs.games.tropic_race.config import Config
 from jungle_envs.games.tropic_race.tables import (
     FAR_TURTLE,
     GAME_OVER,
     GOAL,
     LAND,
     LAY_TILE,
-    LION,
     MOVE,
     NEAR_TURTLE,
     NO_TILE,
@@ -25,9 +24,6 @@ from jungle_envs.games.tropic_race.tables import (
     TILE_KINDS,
     TILE_TURTLES,
 )
-
-if TYPE_CHECKING:  # config.py imports encoding.py, which imports this module
-    from jungle_envs.games.tropic_race.config import Config
 
 
 @dataclass(eq=False)
@@ -44,9 +40,9 @@ class TropicRaceState(GameState):
     rolls: int  # dice rolled so far
 
 
-def validate(config: Config, state: TropicRaceState) -> None:
-    """Raise StateError if ``state`` cannot arise in a game of ``config``."""
-    from jungle_envs.games.tropic_race import rules  # rules.py builds its states here
+def validate(state: TropicRaceState, config: Config) -> None:
+    """Raise StateError if ``state`` cannot arise in a game of ``config``; the one invariant
+    that needs the rules (a decision has a legal action) is ``rules.validate``'s."""
 
     def need(ok: bool, message: str) -> None:
         if not ok:
@@ -129,7 +125,3 @@ def validate(config: Config, state: TropicRaceState) -> None:
             state.supply[kind] + laid.count(kind) <= total,
             f"supply, slots: too many {TILE_KINDS[kind]} tiles",
         )
-    need(
-        phase not in (MOVE, LION) or bool(rules.legal_actions(config, state)),
-        "phase, monkeys, lion, steps, slots: nothing legal to do",
-    )

@@ -1,7 +1,7 @@
 """Tropic Race's observation as a compiled kernel (mirrors encoding.py).
 
 ``observe`` writes exactly the vector of ``encoding.observe`` (same layout, same float32
-values), at the offsets of ``encoding.LAYOUT`` that the config carries (``obs_<piece>``).
+values), at the offsets of ``config.LAYOUT`` that the twin config carries (``obs_<piece>``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import numpy as np
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.games.tropic_race.compiled.board import TILE_FAR, TILE_NEAR
 from jungle_envs.games.tropic_race.compiled.rules import KINDS, location_table
-from jungle_envs.games.tropic_race.encoding import LAND_INDEX, MIN_PLAYERS
+from jungle_envs.games.tropic_race.config import MIN_PLAYERS
+from jungle_envs.games.tropic_race.encoding import LAND_INDEX
 from jungle_envs.games.tropic_race.tables import LION, MOVE, NO_TILE, NUM_LOCATIONS, SLOTS
 
 LAND_AT = location_table(LAND_INDEX.items())

@@ -18,8 +18,7 @@ from collections import namedtuple
 import numpy as np
 
 from jungle_envs.core.compiled.twin import TwinUnavailable
-from jungle_envs.games.tropic_race.config import Config
-from jungle_envs.games.tropic_race.encoding import LAYOUT
+from jungle_envs.games.tropic_race.config import LAYOUT, Config
 from jungle_envs.games.tropic_race.state import TropicRaceState
 from jungle_envs.games.tropic_race.tables import (
     ACTION_NAMES,
