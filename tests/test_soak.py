@@ -75,10 +75,10 @@ def test_a_rule_that_raises_is_an_error_that_its_replay_key_reproduces(tmp_path,
 
     apply_action = rules.apply_action
 
-    def broken(game, state, action):  # a bug in some positions only
+    def broken(config, state, action):  # a bug in some positions only
         if state.rolls == 9:
             raise RuntimeError("planted bug")
-        apply_action(game, state, action)
+        apply_action(config, state, action)
 
     monkeypatch.setattr(rules, "apply_action", broken)
     code, summary = run(tmp_path, *SMALL, "--paths", "engine")

@@ -56,11 +56,12 @@ def test_options_change_the_die_tiles_lion_fields_and_monkeys():
         arrow_fields=[],
         monkeys=2,
     )
-    assert game.die_event.distribution() == pytest.approx({1: 0.25, 2: 0.25, 10: 0.25, 11: 0.25})
-    assert sum(game.tile_mix) == 17 and game.monkeys_per_player == 2
+    config = game.config
+    assert config.die_event.distribution() == pytest.approx({1: 0.25, 2: 0.25, 10: 0.25, 11: 0.25})
+    assert sum(config.tile_mix) == 17 and config.monkeys_per_player == 2
     state = game.new_state()
     assert state.lion == LOC["T1"] and len(state.monkeys[0]) == 2
-    assert game.die_fields == {LOC["B9"]} and not game.arrow_fields
+    assert config.die_fields == {LOC["B9"]} and not config.arrow_fields
 
 
 @pytest.mark.parametrize(

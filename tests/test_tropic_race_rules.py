@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from tropic_race_positions import ARROW, LION, move, position, targets, where
 
@@ -32,14 +34,14 @@ def test_monkeys_per_player_count_all_waiting_in_start(players, monkeys):
 
 def test_die_has_six_numbers_two_lions_two_arrows():
     game = TropicRace(2)
-    assert game.die_event.distribution() == pytest.approx(
+    assert game.config.die_event.distribution() == pytest.approx(
         {1: 0.1, 2: 0.1, 3: 0.1, 4: 0.1, 5: 0.1, 6: 0.1, LION: 0.2, ARROW: 0.2}
     )
 
 
 def test_twenty_river_tiles_in_four_kinds():
     game = TropicRace(2)
-    assert dict(zip(TILE_KINDS, game.tile_mix, strict=True)) == {
+    assert dict(zip(TILE_KINDS, game.config.tile_mix, strict=True)) == {
         "bridge": 10,
         "near_only": 4,
         "far_only": 3,
@@ -329,3 +331,14 @@ def test_a_monkey_moved_onto_the_lion_from_start_is_a_legal_move():
     assert state.phase == MOVE and targets(game, state) == {("START", "T1")}
     move(game, state, "START", "T1")
     assert where(state, 0).count("START") == 6 and state.player == 1
+
+
+def test_the_observation_table_of_the_rules_page_is_the_layout_of_the_default_game():
+    """docs/rules/tropic_race.md shows ``layout.table()`` of the default 4 players."""
+    page = Path(__file__).parents[1] / "docs" / "rules" / "tropic_race.md"
+    text = page.read_text(encoding="utf-8")
+    shown = text.split("<!-- layout:start -->\n")[1].split("\n<!-- layout:end -->")[0]
+    game = TropicRace()
+    assert game.num_players == TropicRace.spec.default_players == 4
+    assert shown == game.config.layout.table()
+    assert game.config.observation_size == game.observation_size == 210

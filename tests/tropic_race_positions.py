@@ -34,13 +34,13 @@ def position(
     wait in START. The supply holds the box minus the tiles in the river."""
     game = TropicRace(num_players, **options)
     kinds = [TILE_KINDS.index(kind) for kind in slots]
-    supply = list(game.tile_mix)
+    supply = list(game.config.tile_mix)
     for kind in kinds:
         supply[kind] -= 1
     seats = []
     for seat in range(num_players):
         placed = [LOC[name] for name in (monkeys or {}).get(seat, [])]
-        seats.append(sorted(placed + [START] * (game.monkeys_per_player - len(placed))))
+        seats.append(sorted(placed + [START] * (game.config.monkeys_per_player - len(placed))))
     state = TropicRaceState(
         phase=phase,
         player=player,

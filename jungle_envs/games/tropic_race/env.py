@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jungle_envs.core.compiled.vector_env import CompiledVectorEnv
 from jungle_envs.core.env import JungleEnv
-from jungle_envs.games.tropic_race.game import TropicRace
+from jungle_envs.games.tropic_race import TropicRace
 
 
 class TropicRaceEnv(JungleEnv):
@@ -30,7 +30,8 @@ class TropicRaceEnv(JungleEnv):
     first), the lion, the turtles of the five river tiles, the supply by tile kind, the
     phase and the steps to move, the player count and the special fields. The game has no
     hidden information. `observation_mode="dict"` adds the mask. Layout:
-    `jungle_envs/games/tropic_race/encoding.py` and docs/rules/tropic_race.md.
+    `game.config.layout` (`jungle_envs/games/tropic_race/config.py`) and
+    docs/rules/tropic_race.md.
 
     ## Rewards
     At the end: +1 for a sole win, 0 for a shared win, -1 for a loss (`reward="win"`).

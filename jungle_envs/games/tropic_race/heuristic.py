@@ -13,11 +13,11 @@ a near turtle without a far one, are worth little; an extra turn is worth a few 
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from jungle_envs.games.tropic_race import rules
+from jungle_envs.games.tropic_race.config import Config
 from jungle_envs.games.tropic_race.encoding import decode
 from jungle_envs.games.tropic_race.state import TropicRaceState
 from jungle_envs.games.tropic_race.tables import (
@@ -33,9 +33,6 @@ from jungle_envs.games.tropic_race.tables import (
     START,
     TILE_TURTLES,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.tropic_race.game import TropicRace
 
 GOAL_VALUE = 30.0
 HOME_BONUS = 10.0  # a monkey in the goal is safe for good: worth more than its last step
@@ -83,11 +80,11 @@ BANK_DISTANCE = _bank_distances()
 
 
 class TropicRaceHeuristic:
-    def __init__(self, game: TropicRace) -> None:
-        self.game = game
+    def __init__(self, config: Config) -> None:
+        self.config = config
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng) -> int:
-        state = decode(self.game, observation)
+        state = decode(self.config, observation)
         best_value, best_action = -float("inf"), None
         for action in np.flatnonzero(action_mask):
             value = self.after(state, int(action))
@@ -97,13 +94,13 @@ class TropicRaceHeuristic:
 
     def after(self, state: TropicRaceState, action: int) -> float:
         child = state.copy()
-        rules.apply_action(self.game, child, action)
+        rules.apply_action(self.config, child, action)
         if child.phase == PUSH:
-            event = rules.chance_event(self.game, child)
+            event = rules.chance_event(self.config, child)
             total = 0.0
             for tile, p in event.distribution().items():
                 pushed = child.copy()
-                rules.apply_chance(self.game, pushed, tile)
+                rules.apply_chance(self.config, pushed, tile)
                 total += p * self.value(pushed)
             return total
         extra_turn = child.phase == ROLL and child.player == 0

@@ -9,7 +9,7 @@ mark depends on the viewer.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from jungle_envs.core.image import (
     Color,
     stamp_text,
 )
+from jungle_envs.games.tropic_race import rules
+from jungle_envs.games.tropic_race.config import Config
+from jungle_envs.games.tropic_race.state import TropicRaceState
 from jungle_envs.games.tropic_race.tables import (
     FAR_BANK,
     FAR_TURTLE,
@@ -42,10 +45,6 @@ from jungle_envs.games.tropic_race.tables import (
     THEN_STEP_ONE,
     TILE_TURTLES,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.tropic_race.game import TropicRace
-    from jungle_envs.games.tropic_race.state import TropicRaceState
 
 FRAME_SIZE = (960, 640)
 STATUS_HEIGHT = 34
@@ -181,7 +180,7 @@ def fixed_layer(die_fields: frozenset[int], arrow_fields: frozenset[int]) -> Any
     return c.image
 
 
-def draw_board(c: Canvas, game: TropicRace, state: TropicRaceState, viewer) -> None:
+def draw_board(c: Canvas, config: Config, state: TropicRaceState, viewer) -> None:
     pos = POSITIONS
     for i, kind in enumerate(state.slots):
         x = pos[SLOT_BANK[i]][0]
@@ -203,17 +202,17 @@ def draw_board(c: Canvas, game: TropicRace, state: TropicRaceState, viewer) -> N
         for loc in monkeys:
             if loc in pos:
                 pawn(c, pos[loc], 15, seat, ring=moving and seat == state.player)
-    pool(c, GOAL_BOX, state, GOAL, viewer, game.num_players)
+    pool(c, GOAL_BOX, state, GOAL, viewer, config.num_players)
     pool(c, START_BOX, state, START, viewer, 1)
 
 
-def draw_panel(c: Canvas, game: TropicRace, state: TropicRaceState, viewer) -> None:
+def draw_panel(c: Canvas, config: Config, state: TropicRaceState, viewer) -> None:
     x0, y = PANEL_LEFT, STATUS_HEIGHT + 14
     if state.phase == GAME_OVER:
         how = "the volcano erupted" if state.volcano else "every monkey home"
         stamp_text(c, (x0, y), "game over", size=22)
         stamp_text(c, (x0, y + 30), f"{how}:", size=14)
-        winners = ", ".join(f"seat {w}" for w in game.winners(state))
+        winners = ", ".join(f"seat {w}" for w in rules.winners(state))
         stamp_text(c, (x0, y + 50), f"{winners} {'wins' if ',' not in winners else 'win'}", size=14)
     elif state.player >= 0:
         pawn(c, (x0 + 12, y + 12), 12, state.player)
@@ -246,7 +245,7 @@ def draw_panel(c: Canvas, game: TropicRace, state: TropicRaceState, viewer) -> N
         xy = (x0 + 50 + 110 * (k % 2), y + 38 + 16 * (k // 2))
         stamp_text(c, xy, f"{name}: {state.supply[k]}", size=11)
     y = 318
-    per = game.monkeys_per_player
+    per = config.monkeys_per_player
     for seat, monkeys in enumerate(state.monkeys):
         ty = y + 24 * seat
         pawn(c, (x0 + 10, ty + 8), 9, seat)
@@ -260,10 +259,10 @@ def draw_panel(c: Canvas, game: TropicRace, state: TropicRaceState, viewer) -> N
         )
 
 
-def status_line(game: TropicRace, state: TropicRaceState) -> str:
-    head = f"Tropic Race, {game.num_players} players"
+def status_line(config: Config, state: TropicRaceState) -> str:
+    head = f"Tropic Race, {config.num_players} players"
     if state.phase == GAME_OVER:
-        winners = ", ".join(f"seat {w}" for w in game.winners(state))
+        winners = ", ".join(f"seat {w}" for w in rules.winners(state))
         how = "volcano" if state.volcano else "all monkeys home"
         return f"{head} | game over ({how}): winner(s) {winners}"
     player = f"seat {state.player} to play" if state.player >= 0 else "setting up"
@@ -273,10 +272,10 @@ def status_line(game: TropicRace, state: TropicRaceState) -> str:
     return text
 
 
-def draw(game: TropicRace, state: TropicRaceState, viewer: int | None) -> np.ndarray:
+def draw(config: Config, state: TropicRaceState, viewer: int | None) -> np.ndarray:
     c = Canvas(*FRAME_SIZE)
-    c.image.paste(fixed_layer(game.die_fields, game.arrow_fields))
-    stamp_text(c, (12, STATUS_HEIGHT / 2), status_line(game, state), size=16, anchor="lm")
-    draw_board(c, game, state, viewer)
-    draw_panel(c, game, state, viewer)
+    c.image.paste(fixed_layer(config.die_fields, config.arrow_fields))
+    stamp_text(c, (12, STATUS_HEIGHT / 2), status_line(config, state), size=16, anchor="lm")
+    draw_board(c, config, state, viewer)
+    draw_panel(c, config, state, viewer)
     return c.to_array()

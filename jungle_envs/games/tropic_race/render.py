@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from jungle_envs.games.tropic_race import rules
+from jungle_envs.games.tropic_race.config import Config
+from jungle_envs.games.tropic_race.state import TropicRaceState
 from jungle_envs.games.tropic_race.tables import (
     ARROW_CODE,
     ARROW_FACE,
@@ -26,26 +27,22 @@ from jungle_envs.games.tropic_race.tables import (
     TILE_TURTLES,
 )
 
-if TYPE_CHECKING:
-    from jungle_envs.games.tropic_race.game import TropicRace
-    from jungle_envs.games.tropic_race.state import TropicRaceState
-
 WIDTH = 6
 LEGEND = "digits = a monkey of that seat, L = lion, ~~ = no turtle, * = die field, > = arrow field"
 
 
 def _cell(
-    game: TropicRace, state: TropicRaceState, loc: int, present: bool = True, width: int = WIDTH
+    config: Config, state: TropicRaceState, loc: int, present: bool = True, width: int = WIDTH
 ) -> str:
     if not present:
         return "~~".center(width)
     owner = next((str(s) for s, monkeys in enumerate(state.monkeys) if loc in monkeys), "")
     mark = "L" if loc == state.lion else ""
-    mark += "*" if loc in game.die_fields else ">" if loc in game.arrow_fields else ""
+    mark += "*" if loc in config.die_fields else ">" if loc in config.arrow_fields else ""
     return (owner + mark or ".").center(width)
 
 
-def render(game: TropicRace, state: TropicRaceState, viewer: int | None = None) -> str:
+def render(config: Config, state: TropicRaceState, viewer: int | None = None) -> str:
     if state.phase == GAME_OVER:
         status = f"game over after {state.rolls} rolls"
     else:
@@ -53,22 +50,22 @@ def render(game: TropicRace, state: TropicRaceState, viewer: int | None = None) 
         status = f"to play: {player} | {PHASE_NAMES[state.phase]}"
         if state.steps:
             status += f" ({state.steps} step{'s' if state.steps > 1 else ''})"
-    lines = [f"Tropic Race, {game.num_players} players | {status}"]
+    lines = [f"Tropic Race, {config.num_players} players | {status}"]
     home = ", ".join(f"seat {s}: {m.count(GOAL)}" for s, m in enumerate(state.monkeys))
     lines.append(f"GOAL  {home}".center(WIDTH * SLOTS + 6))
     turtles = [TILE_TURTLES[k] if k != NO_TILE else (False, False) for k in state.slots]
     rows = (
-        ("FB", [_cell(game, state, FAR_BANK[i]) for i in range(SLOTS)]),
-        ("FT", [_cell(game, state, FAR_TURTLE[i], turtles[i][1]) for i in range(SLOTS)]),
-        ("NT", [_cell(game, state, NEAR_TURTLE[i], turtles[i][0]) for i in range(SLOTS)]),
+        ("FB", [_cell(config, state, FAR_BANK[i]) for i in range(SLOTS)]),
+        ("FT", [_cell(config, state, FAR_TURTLE[i], turtles[i][1]) for i in range(SLOTS)]),
+        ("NT", [_cell(config, state, NEAR_TURTLE[i], turtles[i][0]) for i in range(SLOTS)]),
     )
     for label, cells in rows:
         lines.append(f"{label}    " + "".join(cells))
     lines.append("slot  " + "".join(str(i + 1).center(WIDTH) for i in range(SLOTS)))
-    bank = "".join(_cell(game, state, LOC[f"B{i}"], width=3) for i in range(1, 10))
+    bank = "".join(_cell(config, state, LOC[f"B{i}"], width=3) for i in range(1, 10))
     lines.append("B1-9  " + bank)
     for name in ("T3", "T2", "T1"):
-        lines.append("      " + " " * 12 + _cell(game, state, LOC[name], width=3) + f"  {name}")
+        lines.append("      " + " " * 12 + _cell(config, state, LOC[name], width=3) + f"  {name}")
     waiting = ", ".join(f"seat {s}: {m.count(START)}" for s, m in enumerate(state.monkeys))
     lines.append(f"START {waiting}")
     lines.append(
@@ -76,18 +73,18 @@ def render(game: TropicRace, state: TropicRaceState, viewer: int | None = None) 
         f"{LOCATION_NAMES[state.lion]} | rolls {state.rolls}"
     )
     lines.append(LEGEND)
-    if viewer is not None and 0 <= viewer < game.num_players:
+    if viewer is not None and 0 <= viewer < config.num_players:
         mine = ", ".join(LOCATION_NAMES[loc] for loc in state.monkeys[viewer])
         lines.append(f"you are seat {viewer}: monkeys on {mine}")
     if state.phase == GAME_OVER:
         how = "the volcano erupted" if state.volcano else "a player got every monkey home"
-        winners = ", ".join(f"seat {w}" for w in game.winners(state))
+        winners = ", ".join(f"seat {w}" for w in rules.winners(state))
         lines.append(f"game over ({how}): winner(s) {winners}")
     return "\n".join(lines)
 
 
 def describe_outcome(
-    game: TropicRace, state: TropicRaceState, outcome: int, viewer: int | None
+    config: Config, state: TropicRaceState, outcome: int, viewer: int | None
 ) -> str:
     """A chance outcome in words (the game has no secrets, so every viewer knows it)."""
     if state.phase == ROLL:

@@ -1,4 +1,4 @@
-"""Tropic Race rules engine: functions over a ``TropicRaceState`` and its game config.
+"""Tropic Race rules engine: functions over a ``TropicRaceState`` and the game's ``Config``.
 
 No Gymnasium here. Movement is computed on a board (the river tiles in their slots and
 who stands where), so the heuristic can look ahead with exactly these functions.
@@ -7,11 +7,17 @@ who stands where), so the heuristic can look ahead with exactly these functions.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Any
 
-from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent
+import numpy as np
+
+from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent, draw_from_counts
+from jungle_envs.core.state import StateError
+from jungle_envs.games.tropic_race.config import Config
 from jungle_envs.games.tropic_race.state import TropicRaceState
+from jungle_envs.games.tropic_race.state import validate as validate_state
 from jungle_envs.games.tropic_race.tables import (
+    ACTION_NAMES,
     ARROW_CODE,
     FAR_BANK,
     FAR_TURTLE,
@@ -39,9 +45,6 @@ from jungle_envs.games.tropic_race.tables import (
     THEN_STEP_ONE,
     TILE_TURTLES,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.tropic_race.game import TropicRace
 
 
 # --- the board (pure) -------------------------------------------------------------------
@@ -108,14 +111,14 @@ def lion_path(lion: int, end: int) -> list[int]:
 
 
 # --- the state machine ------------------------------------------------------------------
-def new_state(game: TropicRace) -> TropicRaceState:
+def new_state(config: Config) -> TropicRaceState:
     return TropicRaceState(
         phase=LAY_TILE,
         player=-1,
-        monkeys=[[START] * game.monkeys_per_player for _ in range(game.num_players)],
-        lion=game.lion_start,
+        monkeys=[[START] * config.monkeys_per_player for _ in range(config.num_players)],
+        lion=config.lion_start,
         slots=[NO_TILE] * SLOTS,
-        supply=list(game.tile_mix),
+        supply=list(config.tile_mix),
         steps=0,
         then=THEN_STEP_ONE,
         volcano=False,
@@ -129,18 +132,33 @@ def current_player(state: TropicRaceState) -> int:
     return TERMINAL if state.phase == GAME_OVER else CHANCE
 
 
-def chance_event(game: TropicRace, state: TropicRaceState) -> ChanceEvent:
+def chance_event(config: Config, state: TropicRaceState) -> ChanceEvent:
     if state.phase == ROLL:
-        return game.die_event
+        return config.die_event
     if state.phase in (LAY_TILE, PUSH):
         return ChanceEvent.weighted("draw a river tile (kind)", dict(enumerate(state.supply)))
     if state.phase == PICK_START:
-        n = game.num_players
+        n = config.num_players
         return ChanceEvent("pick the start player", tuple(range(n)), (1 / n,) * n)
     raise ValueError(f"no chance event in phase {state.phase}")
 
 
-def legal_actions(game: TropicRace, state: TropicRaceState) -> list[int]:
+def sample_chance(config: Config, state: TropicRaceState, rng: np.random.Generator) -> int:
+    """An outcome of the pending chance event (the distribution of ``chance_event``)."""
+    if state.phase == ROLL:
+        return config.die_outcomes[draw_from_counts(config.die_counts, rng)]
+    if state.phase == PICK_START:
+        return int(rng.random() * config.num_players)
+    return draw_from_counts(state.supply, rng)
+
+
+def legal_mask(config: Config, state: TropicRaceState) -> np.ndarray:
+    mask = np.zeros(len(ACTION_NAMES), dtype=bool)
+    mask[legal_actions(config, state)] = True
+    return mask
+
+
+def legal_actions(config: Config, state: TropicRaceState) -> list[int]:
     if state.phase == LION:
         return [LION_ACTION + i for i, end in enumerate(LION_ENDS) if end != state.lion]
     if state.phase == MOVE:
@@ -164,7 +182,7 @@ def _moves(monkeys, slots, seat, steps) -> frozenset[tuple[int, int]]:
     return frozenset(found)
 
 
-def apply_chance(game: TropicRace, state: TropicRaceState, outcome: int) -> None:
+def apply_chance(config: Config, state: TropicRaceState, outcome: int) -> None:
     phase = state.phase
     if phase == ROLL:
         state.rolls += 1
@@ -177,7 +195,7 @@ def apply_chance(game: TropicRace, state: TropicRaceState, outcome: int) -> None
         else:  # no legal move for the number: push instead, then one step
             state.phase, state.then = PUSH, THEN_STEP_ONE
     elif phase == PUSH:
-        _push(game, state, outcome)
+        _push(config, state, outcome)
     elif phase == LAY_TILE:
         state.supply[outcome] -= 1
         state.slots[state.slots.index(NO_TILE)] = outcome
@@ -187,7 +205,7 @@ def apply_chance(game: TropicRace, state: TropicRaceState, outcome: int) -> None
         state.player, state.phase = outcome, ROLL
 
 
-def apply_action(game: TropicRace, state: TropicRaceState, action: int) -> None:
+def apply_action(config: Config, state: TropicRaceState, action: int) -> None:
     if state.phase == LION:
         _walk_lion(state, LION_ENDS[action - LION_ACTION])
         _offer_step(state)
@@ -202,15 +220,15 @@ def apply_action(game: TropicRace, state: TropicRaceState, action: int) -> None:
         state.phase = GAME_OVER
     elif end == state.lion:
         _end_turn(state)
-    elif end in game.arrow_fields:
+    elif end in config.arrow_fields:
         state.phase, state.then = PUSH, THEN_END_TURN
-    elif end in game.die_fields:
+    elif end in config.die_fields:
         state.phase = ROLL  # an extra turn at once
     else:
         _end_turn(state)
 
 
-def _push(game: TropicRace, state: TropicRaceState, tile: int) -> None:
+def _push(config: Config, state: TropicRaceState, tile: int) -> None:
     """The drawn tile enters slot 1; the others move right; slot 5's tile leaves."""
     state.supply[tile] -= 1
     shift = {NEAR_TURTLE[i]: NEAR_TURTLE[i + 1] for i in range(SLOTS - 1)}
@@ -251,9 +269,31 @@ def _end_turn(state: TropicRaceState) -> None:
     state.player = (state.player + 1) % len(state.monkeys)
 
 
+# --- saved states -----------------------------------------------------------------------
+def validate(state: TropicRaceState, config: Config) -> None:
+    """Raise StateError if ``state`` cannot arise in a game of ``config``: the invariants of
+    ``state.validate``, then that a decision has a legal action (a check that needs the
+    rules, so it is made here: state.py sits below rules.py)."""
+    validate_state(state, config)
+    if state.phase in (MOVE, LION) and not legal_actions(config, state):
+        raise StateError("phase, monkeys, lion, steps, slots: nothing legal to do")
+
+
 # --- results ----------------------------------------------------------------------------
 def home_counts(state: TropicRaceState) -> list[int]:
     return [monkeys.count(GOAL) for monkeys in state.monkeys]
+
+
+def scores(state: TropicRaceState) -> list[float]:
+    return [float(n) for n in home_counts(state)]
+
+
+def final_details(state: TropicRaceState) -> dict[str, Any]:
+    return {
+        "monkeys_home": home_counts(state),
+        "volcano": state.volcano,
+        "rolls": state.rolls,
+    }
 
 
 def winners(state: TropicRaceState) -> list[int]:

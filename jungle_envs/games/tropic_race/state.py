@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from jungle_envs.core.state import GameState, StateError
+from jungle_envs.games.tropic_race.config import Config
 from jungle_envs.games.tropic_race.tables import (
     FAR_TURTLE,
     GAME_OVER,
     GOAL,
     LAND,
     LAY_TILE,
-    LION,
     MOVE,
     NEAR_TURTLE,
     NO_TILE,
@@ -25,9 +24,6 @@ from jungle_envs.games.tropic_race.tables import (
     TILE_KINDS,
     TILE_TURTLES,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.tropic_race.game import TropicRace
 
 
 @dataclass(eq=False)
@@ -44,18 +40,19 @@ class TropicRaceState(GameState):
     rolls: int  # dice rolled so far
 
 
-def validate(state: TropicRaceState, game: TropicRace) -> None:
-    """Raise StateError if ``state`` cannot arise in ``game``."""
+def validate(state: TropicRaceState, config: Config) -> None:
+    """Raise StateError if ``state`` cannot arise in a game of ``config``; the one invariant
+    that needs the rules (a decision has a legal action) is ``rules.validate``'s."""
 
     def need(ok: bool, message: str) -> None:
         if not ok:
             raise StateError(message)
 
-    n, phase = game.num_players, state.phase
+    n, phase = config.num_players, state.phase
     need(0 <= phase < len(PHASE_NAMES), f"phase: phase {phase} unknown")
     need(len(state.monkeys) == n, f"monkeys: monkeys needs one list per seat ({n})")
     for seat, locations in enumerate(state.monkeys):
-        per = game.monkeys_per_player
+        per = config.monkeys_per_player
         need(len(locations) == per, f"monkeys: seat {seat} needs {per} monkeys")
         need(
             all(0 <= loc < NUM_LOCATIONS for loc in locations), "monkeys: a monkey is off the board"
@@ -76,14 +73,14 @@ def validate(state: TropicRaceState, game: TropicRace) -> None:
     need(all(0 <= kind < len(TILE_KINDS) for kind in laid), "slots: unknown tile kind")
     need(state.slots[: len(laid)] == laid, "slots: tiles are laid from slot 1 on")
     in_play = sum(state.supply) + len(laid)
-    need(in_play <= sum(game.tile_mix), "supply, slots: more tiles than the box holds")
+    need(in_play <= sum(config.tile_mix), "supply, slots: more tiles than the box holds")
     need(
         phase in (LAY_TILE, GAME_OVER) or len(laid) == SLOTS, "slots, phase: the river is not laid"
     )
     need((phase == LAY_TILE) == (len(laid) < SLOTS), "slots, phase: the river is laid")
     if phase == LAY_TILE:
         need(
-            sum(state.supply) + len(laid) == sum(game.tile_mix),
+            sum(state.supply) + len(laid) == sum(config.tile_mix),
             "supply, slots: tiles missing at set-up",
         )
     for slot, kind in enumerate(state.slots):
@@ -107,7 +104,7 @@ def validate(state: TropicRaceState, game: TropicRace) -> None:
         "then, rolls: then/rolls out of range",
     )
     need((state.steps > 0) == (phase == MOVE), "steps, phase: steps belong to a move")
-    need(0 <= state.steps <= game.max_steps, "steps: steps out of range")
+    need(0 <= state.steps <= config.max_steps, "steps: steps out of range")
     over = phase == GAME_OVER
     need(
         state.volcano == (over and sum(state.supply) == 0),
@@ -123,12 +120,8 @@ def validate(state: TropicRaceState, game: TropicRace) -> None:
         over == bool(finished or state.volcano),
         "phase, monkeys, volcano: a game ends by a win or the volcano",
     )
-    for kind, total in enumerate(game.tile_mix):
+    for kind, total in enumerate(config.tile_mix):
         need(
             state.supply[kind] + laid.count(kind) <= total,
             f"supply, slots: too many {TILE_KINDS[kind]} tiles",
         )
-    need(
-        phase not in (MOVE, LION) or bool(game.legal_actions(state)),
-        "phase, monkeys, lion, steps, slots: nothing legal to do",
-    )

@@ -1,7 +1,7 @@
 """Tropic Race: the board, tiles, die and numbers of the rulings, as data.
 
 Everything marked *(tunable)* in the rulings is a default here and an option of the game
-(see ``game.py``); the board layout itself is fixed.
+(see ``config.py``); the board layout itself is fixed.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""Tropic Race's fixed board as lookup tables, and the movement kernels that read them.
+"""Tropic Race's board kernels: mirrors the board functions of rules.py (``forward``,
+``routes``, ``targets``, ``lion_path``) with the fixed board as lookup tables, and the
+movement kernels that read them.
 
 The reference walks every route forward from a monkey on each call (``rules.routes``).
 Here the routes are laid out once: the land is a tree, so from any field there is at most

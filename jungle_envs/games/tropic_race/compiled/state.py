@@ -1,9 +1,10 @@
-"""Tropic Race's compiled twin: the kernels' config, the state row, and registration.
+"""Tropic Race's compiled twin: the state row and the kernels' config (mirrors state.py).
 
 A state is one int32 row: seven scalars, then the river, the supply and every seat's
 monkeys (``monkeys`` slots per seat, kept sorted as the reference keeps its lists). The
-layout (field -> offset) travels in the config with the game's options, so one compiled
-kernel serves every option value.
+layout (field -> offset) travels in the config with the game's options and the
+observation's offsets (``obs_<piece>``, from ``Config.layout``), so one compiled kernel
+serves every option value.
 
     scalars  phase player lion steps then volcano rolls
     blocks   slots (5, NO_TILE until laid), supply (4 tile kinds),
@@ -16,13 +17,20 @@ from collections import namedtuple
 
 import numpy as np
 
-from jungle_envs.core.compiled.contract import register_twin
 from jungle_envs.core.compiled.twin import TwinUnavailable
-from jungle_envs.games.tropic_race import twin_rules, twin_views
+from jungle_envs.games.tropic_race.config import LAYOUT, Config
 from jungle_envs.games.tropic_race.state import TropicRaceState
-from jungle_envs.games.tropic_race.tables import LAND, NUM_LOCATIONS, SLOTS, TILE_KINDS
+from jungle_envs.games.tropic_race.tables import (
+    ACTION_NAMES,
+    LAND,
+    NUM_LOCATIONS,
+    SLOTS,
+    TILE_KINDS,
+)
 
 SCALARS = ("phase", "player", "lion", "steps", "then", "volcano", "rolls")
+# The observation's pieces, as ``obs_<piece>`` offsets in the config.
+OBSERVATION = tuple(f"obs_{piece.name}" for piece in LAYOUT)
 # The heuristic reads counts from the state where the reference decodes them from float32
 # observations; both agree only while that decoding is exact, which holds (checked for
 # every count) up to these sizes.
@@ -40,13 +48,15 @@ TropicRaceTwinConfig = namedtuple(
         # offsets into the row
         "phase", "player", "lion", "steps", "then", "volcano", "rolls",
         "slots", "supply", "seats",
+        # offsets into the observation
+        *OBSERVATION,
     ],
 )  # fmt: skip
-Config = TropicRaceTwinConfig
+TwinConfig = TropicRaceTwinConfig
 
 
-def make_config(game) -> Config:
-    per, total = game.monkeys_per_player, sum(game.tile_mix)
+def make_twin_config(config: Config) -> TwinConfig:
+    per, total = config.monkeys_per_player, sum(config.tile_mix)
     if per > MAX_MONKEYS_PER_PLAYER:
         raise TwinUnavailable(
             f"the Tropic Race twin supports up to {MAX_MONKEYS_PER_PLAYER} monkeys per "
@@ -63,35 +73,37 @@ def make_config(game) -> Config:
     for name, length in (
         ("slots", SLOTS),
         ("supply", len(TILE_KINDS)),
-        ("seats", game.num_players * per),
+        ("seats", config.num_players * per),
     ):
         at[name], size = size, size + length
+    observation = {f"obs_{name}": offset for name, offset in config.layout.offsets().items()}
     die_field = np.zeros(NUM_LOCATIONS, dtype=np.int64)
-    die_field[sorted(game.die_fields)] = 1
+    die_field[sorted(config.die_fields)] = 1
     arrow_field = np.zeros(NUM_LOCATIONS, dtype=np.int64)
-    arrow_field[sorted(game.arrow_fields)] = 1
+    arrow_field[sorted(config.arrow_fields)] = 1
     features = np.array(
         [flag for f in LAND for flag in (die_field[f], arrow_field[f])], dtype=np.float64
     )
-    return Config(
-        num_players=game.num_players,
-        num_actions=game.spec.num_actions,
-        obs_size=game.observation_size,
+    return TwinConfig(
+        num_players=config.num_players,
+        num_actions=len(ACTION_NAMES),
+        obs_size=config.observation_size,
         row_size=size,
         monkeys=per,
-        lion_start=game.lion_start,
+        lion_start=config.lion_start,
         total_tiles=total,
-        tile_mix=np.array(game.tile_mix, dtype=np.int64),
-        die_outcomes=np.array(game._die_outcomes, dtype=np.int64),
-        die_counts=np.array(game._die_counts, dtype=np.int64),
+        tile_mix=np.array(config.tile_mix, dtype=np.int64),
+        die_outcomes=np.array(config.die_outcomes, dtype=np.int64),
+        die_counts=np.array(config.die_counts, dtype=np.int64),
         die_field=die_field,
         arrow_field=arrow_field,
         field_features=features,
         **at,
+        **observation,
     )
 
 
-def pack(game, cfg: Config, state: TropicRaceState, row: np.ndarray) -> None:
+def pack(cfg: TwinConfig, state: TropicRaceState, row: np.ndarray) -> None:
     for name in SCALARS:
         row[getattr(cfg, name)] = int(getattr(state, name))
     row[cfg.slots : cfg.slots + SLOTS] = state.slots
@@ -101,7 +113,7 @@ def pack(game, cfg: Config, state: TropicRaceState, row: np.ndarray) -> None:
         row[start : start + cfg.monkeys] = locations
 
 
-def unpack(game, cfg: Config, row: np.ndarray) -> TropicRaceState:
+def unpack(cfg: TwinConfig, row: np.ndarray) -> TropicRaceState:
     def block(at: int, length: int) -> list[int]:
         return row[at : at + length].tolist()
 
@@ -118,18 +130,3 @@ def unpack(game, cfg: Config, row: np.ndarray) -> TropicRaceState:
         volcano=bool(row[cfg.volcano]),
         rolls=int(row[cfg.rolls]),
     )
-
-
-register_twin(
-    Config,
-    init_state=twin_rules.init_state,
-    current_player=twin_rules.current_player,
-    legal_mask=twin_rules.legal_mask,
-    apply_action=twin_rules.apply_action,
-    sample_chance=twin_rules.sample_chance,
-    apply_chance=twin_rules.apply_chance,
-    observe=twin_views.observe,
-    scores=twin_rules.scores,
-    returns=twin_rules.returns,
-    heuristic_action=twin_views.heuristic_action,
-)

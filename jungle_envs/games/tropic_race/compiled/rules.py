@@ -1,8 +1,9 @@
-"""Tropic Race rules as compiled kernels over a state row (see ``twin.py`` for the layout).
+"""Tropic Race rules as compiled kernels over a state row (mirrors rules.py; the row's
+layout is in ``compiled/state.py``).
 
 The same steps, in the same order, as ``rules.py``; the differential tests drive both with
 the same chance outcomes and decisions and compare every state. The board is fixed, so
-its routes and the lion's walks are module tables (``twin_board``); everything the
+its routes and the lion's walks are module tables (``compiled/board.py``); everything the
 options change comes from the config. Every kernel reads and writes only the row it is
 given and allocates nothing, so the heuristic can look ahead on scratch rows with these
 same rules, and the hot loop (mask, move, roll) stays a few table reads.
@@ -16,6 +17,12 @@ from jungle_envs.core.compiled.contract import CHANCE, TERMINAL
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.results import returns_from_keys
 from jungle_envs.core.compiled.rng import draw_from_counts
+from jungle_envs.games.tropic_race.compiled.board import (
+    LION_WALK,
+    LION_WALK_LEN,
+    move_end,
+    occupied,
+)
 from jungle_envs.games.tropic_race.tables import (
     ARROW_CODE,
     FAR_TURTLE,
@@ -39,12 +46,6 @@ from jungle_envs.games.tropic_race.tables import (
     THEN_END_TURN,
     THEN_STEP_ONE,
     TILE_KINDS,
-)
-from jungle_envs.games.tropic_race.twin_board import (
-    LION_WALK,
-    LION_WALK_LEN,
-    move_end,
-    occupied,
 )
 
 
@@ -72,7 +73,7 @@ KINDS = len(TILE_KINDS)
 
 # --- moves ------------------------------------------------------------------------------
 # Both kernels visit each field of the seat's monkeys once (the block is sorted: equal
-# fields are neighbours) and each of its routes (``twin_board``); a field reached along
+# fields are neighbours) and each of its routes (``compiled/board.py``); a field reached along
 # two routes is simply marked twice.
 @kernel
 def mark_moves(cfg, s, seat, steps, mask):

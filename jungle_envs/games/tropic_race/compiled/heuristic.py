@@ -1,13 +1,12 @@
-"""Tropic Race's observation and heuristic as compiled kernels.
+"""Tropic Race's heuristic as compiled kernels (mirrors heuristic.py).
 
-``observe`` writes exactly the vector of ``encoding.observe`` (same layout, same float32
-values). ``heuristic_action`` makes the choice of ``heuristic.TropicRaceHeuristic``: the
+``heuristic_action`` makes the choice of ``heuristic.TropicRaceHeuristic``: the
 reference decodes the observation into the position seen from the deciding seat (that
 seat first and on the move) and plays each legal action on a copy; the kernel builds the
 same position on a scratch row from the state (the game has no secrets, and within the
-sizes ``twin.make_config`` admits the decoding is exact) and plays each action with the
-rule kernels. All progress values are whole numbers, so only the push averages round, and
-they are summed in the reference's order.
+sizes ``compiled/state.py``'s ``make_twin_config`` admits the decoding is exact) and plays
+each action with the rule kernels. All progress values are whole numbers, so only the push
+averages round, and they are summed in the reference's order.
 """
 
 from __future__ import annotations
@@ -15,16 +14,13 @@ from __future__ import annotations
 import numpy as np
 
 from jungle_envs.core.compiled.jit import kernel
-from jungle_envs.games.tropic_race.encoding import (
-    FIELDS_AT,
-    LAND_INDEX,
-    LION_AT,
-    MIN_PLAYERS,
-    PHASE_AT,
-    PLAYERS_AT,
-    RIVER_AT,
-    STEPS_AT,
-    SUPPLY_AT,
+from jungle_envs.games.tropic_race.compiled.board import TILE_FAR, distance_to_goal
+from jungle_envs.games.tropic_race.compiled.rules import (
+    KINDS,
+    apply_action,
+    apply_chance,
+    home_count,
+    location_table,
 )
 from jungle_envs.games.tropic_race.heuristic import (
     BANK_DISTANCE,
@@ -44,61 +40,18 @@ from jungle_envs.games.tropic_race.tables import (
     LION,
     MOVE,
     NEAR_TURTLE,
-    NO_TILE,
-    NUM_LOCATIONS,
     PUSH,
     ROLL,
     SLOTS,
     START,
     THEN_STEP_ONE,
 )
-from jungle_envs.games.tropic_race.twin_board import TILE_FAR, TILE_NEAR, distance_to_goal
-from jungle_envs.games.tropic_race.twin_rules import (
-    KINDS,
-    apply_action,
-    apply_chance,
-    home_count,
-    location_table,
-)
 
-LAND_AT = location_table(LAND_INDEX.items())
 NEAR_SLOT = location_table((loc, slot) for slot, loc in enumerate(NEAR_TURTLE))
 FAR_SLOT = location_table((loc, slot) for slot, loc in enumerate(FAR_TURTLE))
 BANK_STEPS = np.array(BANK_DISTANCE, dtype=np.float64)
 
 
-@kernel
-def observe(cfg, s, seat, obs):
-    obs[:] = 0.0
-    n, per = cfg.num_players, cfg.monkeys
-    for other in range(n):
-        base = ((other - seat) % n) * NUM_LOCATIONS
-        for i in range(per):
-            cell = base + s[cfg.seats + other * per + i]
-            obs[cell] = obs[cell] + np.float32(1.0)
-    # As the reference: counts divided once, in float32, so a full location is exactly 1.
-    monkeys = np.float32(per)
-    for j in range(n * NUM_LOCATIONS):
-        obs[j] = obs[j] / monkeys
-    obs[LION_AT + LAND_AT[s[cfg.lion]]] = 1.0
-    for slot in range(SLOTS):
-        kind = s[cfg.slots + slot]
-        if kind != NO_TILE:
-            obs[RIVER_AT + 2 * slot] = TILE_NEAR[kind]
-            obs[RIVER_AT + 2 * slot + 1] = TILE_FAR[kind]
-    for kind in range(KINDS):
-        obs[SUPPLY_AT + kind] = s[cfg.supply + kind] / cfg.total_tiles
-    if s[cfg.phase] == MOVE:
-        obs[PHASE_AT] = 1.0
-        obs[STEPS_AT + s[cfg.steps] - 1] = 1.0
-    elif s[cfg.phase] == LION:
-        obs[PHASE_AT + 1] = 1.0
-    obs[PLAYERS_AT + n - MIN_PLAYERS] = 1.0
-    for i in range(cfg.field_features.shape[0]):
-        obs[FIELDS_AT + i] = cfg.field_features[i]
-
-
-# --- the heuristic ----------------------------------------------------------------------
 @kernel
 def seen_from(cfg, s, seat, view):
     """Write into ``view`` the position ``encoding.decode`` gives ``seat``: seats rotated
