@@ -131,7 +131,7 @@ def built_in_kind(policy: Any, game: Game) -> int:
         policy = policy.current
     if type(policy) is RandomPolicy:
         return runner.RANDOM
-    if type(policy) is type(game.heuristic_policy()):
+    if game.is_heuristic(policy):
         return runner.HEURISTIC
     return runner.EXTERNAL
 

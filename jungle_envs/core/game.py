@@ -14,16 +14,21 @@ samples the outcome with its own generator; a test applies whichever outcome it 
 
 from __future__ import annotations
 
-import importlib
 import json
-import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
 
+from jungle_envs.core.spec import (  # noqa: F401 - the header's names, also read from here
+    ChanceEvent,
+    GameSpec,
+    Option,
+    draw_from_counts,
+    integer_keys,
+)
 from jungle_envs.core.state import GameState, StateError
 
 CHANCE = -1
@@ -34,133 +39,15 @@ class IllegalActionError(ValueError):
     """An action that is inside the action space but not legal in the current state."""
 
 
-@dataclass(frozen=True)
-class Option:
-    """A documented, validated game option (a *(tunable)* of the rulings)."""
-
-    name: str
-    default: Any
-    doc: str
-    check: Callable[[Any], Any] | None = None  # returns the normalised value or raises
-    # changes only what a seat observes, not the rules: a model trained with another value
-    # can still play here as an opponent, observing with its own value
-    observation_only: bool = False
-
-    def resolve(self, value: Any) -> Any:
-        if self.check is None:
-            return value
-        try:
-            return self.check(value)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"invalid value for option {self.name!r}: {exc}") from None
-
-
-def integer_keys(value: Mapping[Any, Any], what: str) -> dict[int, Any]:
-    """A mapping's keys as ints, numeric strings included: JSON (config files, the command
-    line, saved states) can only key by strings."""
-    keys: dict[int, Any] = {}
-    for key, item in value.items():
-        number = key
-        if isinstance(key, str) and re.fullmatch(r"[+-]?\d+", key.strip()):
-            number = int(key)
-        if isinstance(number, bool) or not isinstance(number, (int, np.integer)):
-            raise ValueError(f"{what} must be integers (or numeric strings), got {key!r}")
-        if int(number) in keys:
-            raise ValueError(f"{what}: {key!r} repeats the key {int(number)}")
-        keys[int(number)] = item
-    return keys
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """Declarative header of a game, as OpenSpiel's GameType/GameInfo."""
-
-    name: str  # snake_case module name, e.g. "jungle_sweep"
-    env_name: str  # CamelCase id stem, e.g. "JungleSweep"
-    min_players: int
-    max_players: int
-    default_players: int
-    action_names: tuple[str, ...]
-    max_decisions: int  # bound on one seat's decisions in a game (the env's step limit)
-    chance: bool = True
-    hidden_information: bool = True
-    options: tuple[Option, ...] = field(default_factory=tuple)
-
-    @property
-    def num_actions(self) -> int:
-        return len(self.action_names)
-
-    @property
-    def env_id(self) -> str:
-        return f"jungle_envs/{self.env_name}-v0"
-
-    @property
-    def player_counts(self) -> range:
-        return range(self.min_players, self.max_players + 1)
-
-
-@dataclass(frozen=True)
-class ChanceEvent:
-    """A pending random event: what is drawn or rolled, its outcomes and their odds."""
-
-    name: str
-    outcomes: tuple[int, ...]
-    probabilities: tuple[float, ...]
-
-    def __post_init__(self) -> None:
-        if len(self.outcomes) != len(self.probabilities) or not self.outcomes:
-            raise ValueError("a chance event needs one probability per outcome")
-        if abs(sum(self.probabilities) - 1.0) > 1e-9:
-            raise ValueError(f"chance event {self.name!r}: probabilities do not sum to 1")
-
-    @classmethod
-    def weighted(cls, name: str, weights: dict[int, int]) -> ChanceEvent:
-        """An event whose outcomes are drawn in proportion to integer counts (a bag draw)."""
-        items = [(k, w) for k, w in weights.items() if w > 0]
-        total = sum(w for _, w in items)
-        return cls(name, tuple(k for k, _ in items), tuple(w / total for _, w in items))
-
-    @classmethod
-    def uniform(cls, name: str, outcomes: Sequence[int]) -> ChanceEvent:
-        return cls(name, tuple(outcomes), (1 / len(outcomes),) * len(outcomes))
-
-    def distribution(self) -> dict[int, float]:
-        """Outcome -> probability."""
-        return dict(zip(self.outcomes, self.probabilities, strict=True))
-
-    def sample(self, rng: np.random.Generator) -> int:
-        # Inverse-CDF sampling: one uniform draw, cheaper than rng.choice with p=.
-        u = rng.random()
-        acc = 0.0
-        for outcome, p in zip(self.outcomes, self.probabilities, strict=True):
-            acc += p
-            if u < acc:
-                return outcome
-        return self.outcomes[-1]
-
-
-def draw_from_counts(counts: Sequence[int], rng: np.random.Generator) -> int:
-    """Index drawn in proportion to ``counts``: what ``ChanceEvent.weighted(...).sample``
-    does with the same single uniform number, without building the event."""
-    u = rng.random() * sum(counts)
-    acc = 0
-    last = -1
-    for index, count in enumerate(counts):
-        if count:
-            acc += count
-            last = index
-            if u < acc:
-                return index
-    return last
-
-
 class Game(ABC):
     """A game with bound options and player count; stateless apart from that config.
 
     Subclasses set ``spec`` and ``state_class``, bind ``make_config`` (the game's
-    ``config.make_config``) and implement the abstract methods by calling the functions of
-    their folder with ``self.config``. States are plain objects that the methods mutate in
-    place; ``state.copy()`` gives an independent copy.
+    ``config.make_config``), name the modules of their folder (``rules_module``,
+    ``encoding_module``, ``render_module``, ``heuristic_class``) whose functions every
+    method calls with ``self.config``, and import their picture and compiled twin
+    (``_draw_image``, ``compiled_twin``). States are plain objects that the methods mutate
+    in place; ``state.copy()`` gives an independent copy.
     """
 
     spec: ClassVar[GameSpec]
@@ -191,62 +78,93 @@ class Game(ABC):
             for name, opt in known.items()
         }
         self.config = self.make_config(self.num_players, self.options)
-        self._setup()
 
     @staticmethod
+    @abstractmethod
     def make_config(num_players: int, options: Mapping[str, Any]) -> Any:
         """The frozen Config of the game's folder for checked ``options``: the player count,
         the options and what follows from them. Games bind their ``config.make_config``."""
-        return None
 
-    def _setup(self) -> None:  # noqa: B027 - optional hook
-        """Derive constants from ``num_players`` and ``options`` (override as needed)."""
+    # --- the rules: forwarded to the game's rules module with the config ---------------
+    # A game's folder provides these functions with one signature in every game, as pgx's
+    # game modules do; the Game subclass only names its modules (``rules_module`` ...).
+    rules_module: ClassVar[ModuleType]  # new_state, current_player, legal_actions, ...
+    encoding_module: ClassVar[ModuleType]  # observe
+    render_module: ClassVar[ModuleType]  # render, describe_outcome
+    heuristic_class: ClassVar[type]  # built with the config; act(obs, mask, rng)
 
-    # --- the rules -------------------------------------------------------------------
-    @abstractmethod
     def new_state(self) -> GameState:
         """A fresh game; usually it starts with chance events (shuffles, set-up draws)."""
+        return self.rules_module.new_state(self.config)
 
-    @abstractmethod
     def current_player(self, state: GameState) -> int:
         """The seat that must decide, or ``CHANCE``, or ``TERMINAL``."""
+        return self.rules_module.current_player(self.config, state)
 
-    @abstractmethod
+    def legal_actions(self, state: GameState) -> list[int]:
+        """The deciding seat's legal actions, ascending (empty if none)."""
+        return self.rules_module.legal_actions(self.config, state)
+
     def legal_mask(self, state: GameState) -> np.ndarray:
         """Bool mask over ``spec.num_actions`` for the deciding seat (empty if none)."""
+        return self.rules_module.legal_mask(self.config, state)
 
-    @abstractmethod
     def _apply_action(self, state: GameState, action: int) -> None:
         """Apply a legal action (already checked)."""
+        self.rules_module.apply_action(self.config, state, action)
 
-    @abstractmethod
     def chance_event(self, state: GameState) -> ChanceEvent:
         """The pending chance event; only valid when ``current_player`` is ``CHANCE``."""
+        return self.rules_module.chance_event(self.config, state)
 
-    @abstractmethod
+    def sample_chance(self, state: GameState, rng: np.random.Generator) -> int:
+        """An outcome of the pending chance event, drawn with ``rng``: the game's fast draw
+        of ``chance_event``'s distribution (what envs and random play use)."""
+        return self.rules_module.sample_chance(self.config, state, rng)
+
     def _apply_chance(self, state: GameState, outcome: int) -> None:
         """Apply a chance outcome (already checked)."""
+        self.rules_module.apply_chance(self.config, state, outcome)
 
-    @abstractmethod
     def scores(self, state: GameState) -> list[float]:
         """Each seat's score as the rules count it (complete information)."""
+        return self.rules_module.scores(self.config, state)
 
-    @abstractmethod
     def winners(self, state: GameState) -> list[int]:
         """The winning seats of a finished game; empty when nobody wins."""
+        return self.rules_module.winners(self.config, state)
+
+    def final_details(self, state: GameState) -> dict[str, Any]:
+        """Extra per-player results for the env's final ``info``."""
+        return self.rules_module.final_details(self.config, state)
+
+    def validate_state(self, state: GameState) -> None:
+        """Raise ``StateError`` if ``state`` breaks an invariant of this game."""
+        self.rules_module.validate(self.config, state)
 
     # --- views -----------------------------------------------------------------------
     @property
-    @abstractmethod
-    def observation_size(self) -> int: ...
+    def observation_size(self) -> int:
+        return self.config.layout.size
 
-    @abstractmethod
     def observe(self, state: GameState, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """Float32 vector from ``seat``'s point of view; never shows others' secrets."""
+        return self.encoding_module.observe(self.config, state, self.check_seat(seat), out)
 
-    @abstractmethod
     def render(self, state: GameState, viewer: int | None = None) -> str:
         """Readable text; hidden information is shown only to ``viewer`` (all if None)."""
+        if viewer is not None:
+            viewer = self.check_seat(viewer, "viewer")
+        return self.render_module.render(self.config, state, viewer)
+
+    def heuristic_policy(self) -> Any:
+        """The game's rule-based policy (an object with ``act(obs, mask, rng)``)."""
+        return self.heuristic_class(self.config)
+
+    def is_heuristic(self, policy: Any) -> bool:
+        """Whether ``policy`` is this game's rule-based policy (which the compiled engine
+        plays inside its kernels)."""
+        return type(policy) is self.heuristic_class
 
     def describe_outcome(self, state: GameState, outcome: int, viewer: int | None = None) -> str:
         """The pending chance event's ``outcome`` in words, as ``viewer`` may know it (a
@@ -257,8 +175,7 @@ class Game(ABC):
         return self._describe_outcome(state, outcome, viewer)
 
     def _describe_outcome(self, state: GameState, outcome: int, viewer: int | None) -> str:
-        """Games name their outcomes (and hide secret ones) by overriding this."""
-        return f"{self.chance_event(state).name}: {outcome}"
+        return self.render_module.describe_outcome(self.config, state, outcome, viewer)
 
     def render_image(self, state: GameState, viewer: int | None = None) -> np.ndarray:
         """The table as an RGB picture (uint8, ``(height, width, 3)``, the same size for
@@ -268,25 +185,16 @@ class Game(ABC):
             viewer = self.check_seat(viewer, "viewer")
         return self._draw_image(state, viewer)
 
+    @abstractmethod
     def _draw_image(self, state: GameState, viewer: int | None) -> np.ndarray:
-        """Games draw with their ``image.draw`` by overriding this (imported there, so that
-        Pillow loads only when a picture is drawn)."""
-        package = type(self).__module__.rsplit(".", 1)[0]
-        return importlib.import_module(f"{package}.image").draw(self, state, viewer)
+        """The game's ``image.draw`` (imported in the override, so that Pillow loads only
+        when a picture is drawn)."""
 
     def compiled_twin(self) -> Any:
-        """The game's compiled twin package (its ``compiled/``: ``make_twin_config``, ``pack``,
-        ``unpack``, kernels registered), or None for a game without one. Imported only
-        when asked for, since it loads numba."""
-        package = type(self).__module__.rsplit(".", 1)[0]
-        try:
-            return importlib.import_module(f"{package}.twin")
-        except ModuleNotFoundError:
-            return None
-
-    @abstractmethod
-    def heuristic_policy(self) -> Any:
-        """The game's rule-based policy (an object with ``act(obs, mask, rng)``)."""
+        """The game's compiled twin package (its ``compiled/``: ``make_twin_config``,
+        ``pack``, ``unpack``, kernels registered), or None for a game without one. Games
+        import it in the override: it loads numba."""
+        return None
 
     def check_seat(self, seat: Any, what: str = "seat") -> int:
         """``seat`` as an int, or a ValueError: a seat of -1 would wrap round to the last
@@ -299,13 +207,6 @@ class Game(ABC):
             raise ValueError(f"{what} must be a seat in 0..{self.num_players - 1}, got {seat!r}")
         return int(seat)
 
-    def sample_chance(self, state: GameState, rng: np.random.Generator) -> int:
-        """An outcome of the pending chance event, drawn with ``rng``.
-
-        Games may override this with a faster draw of the same distribution; it is what
-        envs and random play use, while ``chance_event`` stays the description."""
-        return self.chance_event(state).sample(rng)
-
     def resample(self, state: GameState, seat: int, rng: np.random.Generator) -> GameState:
         """A state ``seat`` cannot tell from ``state``, for information-set search: the same
         observation for ``seat``, with what it cannot see (others' cards, the order of
@@ -317,10 +218,14 @@ class Game(ABC):
         self._resample(copy, seat, rng)
         return copy
 
-    def _resample(self, state: GameState, seat: int, rng: np.random.Generator) -> None:  # noqa: B027
-        """Deal ``state``'s hidden parts anew for ``seat``, in place. Nothing to deal by
-        default: games whose face-down supplies are drawn by counts every player can keep
-        (and no hands) hide nothing that a draw has not yet decided."""
+    def _resample(self, state: GameState, seat: int, rng: np.random.Generator) -> None:
+        """Deal ``state``'s hidden parts anew for ``seat``, in place, with the rules
+        module's ``resample``. Nothing to deal without one: games whose face-down supplies
+        are drawn by counts every player can keep (and no hands) hide nothing that a draw
+        has not yet decided."""
+        resample = getattr(self.rules_module, "resample", None)
+        if resample is not None:
+            resample(self.config, state, seat, rng)
 
     # --- checked entry points --------------------------------------------------------
     def apply_action(self, state: GameState, action: int) -> None:
@@ -351,9 +256,6 @@ class Game(ABC):
             )
         self._apply_chance(state, int(outcome))
 
-    def legal_actions(self, state: GameState) -> list[int]:
-        return np.flatnonzero(self.legal_mask(state)).tolist()
-
     def is_terminal(self, state: GameState) -> bool:
         return self.current_player(state) == TERMINAL
 
@@ -372,10 +274,6 @@ class Game(ABC):
 
     def describe_actions(self, actions: Sequence[int]) -> str:
         return ", ".join(f"{a}={self.spec.action_names[a]}" for a in actions)
-
-    def final_details(self, state: GameState) -> dict[str, Any]:
-        """Extra per-player results for the env's final ``info`` (override as needed)."""
-        return {}
 
     def final_info(self, state: GameState) -> dict[str, Any]:
         """The results the env puts in a finished episode's ``info``: ``scores``, ``winners``,
@@ -427,9 +325,6 @@ class Game(ABC):
         state = self.state_class.from_dict(payload["state"])
         self.validate_state(state)
         return state
-
-    def validate_state(self, state: GameState) -> None:  # noqa: B027 - optional hook
-        """Raise ``StateError`` if ``state`` breaks an invariant of this game."""
 
 
 def check_action_index(action: Any, num_actions: int) -> int:

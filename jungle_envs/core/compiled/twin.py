@@ -28,10 +28,7 @@ class Twin:
             raise TwinUnavailable(f"{game.spec.env_name} has no compiled twin")
         self.game = game
         # raises TwinUnavailable for options the twin cannot represent
-        if hasattr(self.module, "make_twin_config"):
-            self.cfg = self.module.make_twin_config(game.config)
-        else:  # a twin not yet moved to its game's compiled/ folder
-            self.cfg = self.module.make_config(game)
+        self.cfg = self.module.make_twin_config(game.config)
         self.num_players = game.num_players
         self.num_actions = game.spec.num_actions
         self.obs_size = game.observation_size
@@ -56,16 +53,11 @@ class Twin:
         if row is None:
             row = np.zeros(self.row_size, dtype=np.int32)
         row[:] = 0
-        if hasattr(self.module, "make_twin_config"):
-            self.module.pack(self.cfg, state, row)
-        else:
-            self.module.pack(self.game, self.cfg, state, row)
+        self.module.pack(self.cfg, state, row)
         return row
 
     def unpack(self, row: np.ndarray) -> GameState:
-        if hasattr(self.module, "make_twin_config"):
-            return self.module.unpack(self.cfg, row)
-        return self.module.unpack(self.game, self.cfg, row)
+        return self.module.unpack(self.cfg, row)
 
     # --- one rule at a time (tests and tools) -----------------------------------------------
     def _call(self, name: str, *args):

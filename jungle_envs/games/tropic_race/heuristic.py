@@ -110,7 +110,7 @@ class TropicRaceHeuristic:
     def value(self, state: TropicRaceState) -> float:
         """Seat 0's standing: its progress minus the best opponent's."""
         if state.phase == GAME_OVER:
-            winners = rules.winners(state)
+            winners = rules.winners(self.config, state)
             return WIN_VALUE if winners == [0] else -WIN_VALUE if 0 not in winners else 0.0
         slots = tuple(state.slots)
         dist = distances_to_goal(slots)

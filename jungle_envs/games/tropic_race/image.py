@@ -212,7 +212,7 @@ def draw_panel(c: Canvas, config: Config, state: TropicRaceState, viewer) -> Non
         how = "the volcano erupted" if state.volcano else "every monkey home"
         stamp_text(c, (x0, y), "game over", size=22)
         stamp_text(c, (x0, y + 30), f"{how}:", size=14)
-        winners = ", ".join(f"seat {w}" for w in rules.winners(state))
+        winners = ", ".join(f"seat {w}" for w in rules.winners(config, state))
         stamp_text(c, (x0, y + 50), f"{winners} {'wins' if ',' not in winners else 'win'}", size=14)
     elif state.player >= 0:
         pawn(c, (x0 + 12, y + 12), 12, state.player)
@@ -262,7 +262,7 @@ def draw_panel(c: Canvas, config: Config, state: TropicRaceState, viewer) -> Non
 def status_line(config: Config, state: TropicRaceState) -> str:
     head = f"Tropic Race, {config.num_players} players"
     if state.phase == GAME_OVER:
-        winners = ", ".join(f"seat {w}" for w in rules.winners(state))
+        winners = ", ".join(f"seat {w}" for w in rules.winners(config, state))
         how = "volcano" if state.volcano else "all monkeys home"
         return f"{head} | game over ({how}): winner(s) {winners}"
     player = f"seat {state.player} to play" if state.player >= 0 else "setting up"

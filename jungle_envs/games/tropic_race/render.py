@@ -78,7 +78,7 @@ def render(config: Config, state: TropicRaceState, viewer: int | None = None) ->
         lines.append(f"you are seat {viewer}: monkeys on {mine}")
     if state.phase == GAME_OVER:
         how = "the volcano erupted" if state.volcano else "a player got every monkey home"
-        winners = ", ".join(f"seat {w}" for w in rules.winners(state))
+        winners = ", ".join(f"seat {w}" for w in rules.winners(config, state))
         lines.append(f"game over ({how}): winner(s) {winners}")
     return "\n".join(lines)
 

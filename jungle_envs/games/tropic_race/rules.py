@@ -126,7 +126,7 @@ def new_state(config: Config) -> TropicRaceState:
     )
 
 
-def current_player(state: TropicRaceState) -> int:
+def current_player(config: Config, state: TropicRaceState) -> int:
     if state.phase in (MOVE, LION):
         return state.player
     return TERMINAL if state.phase == GAME_OVER else CHANCE
@@ -270,11 +270,11 @@ def _end_turn(state: TropicRaceState) -> None:
 
 
 # --- saved states -----------------------------------------------------------------------
-def validate(state: TropicRaceState, config: Config) -> None:
+def validate(config: Config, state: TropicRaceState) -> None:
     """Raise StateError if ``state`` cannot arise in a game of ``config``: the invariants of
     ``state.validate``, then that a decision has a legal action (a check that needs the
     rules, so it is made here: state.py sits below rules.py)."""
-    validate_state(state, config)
+    validate_state(config, state)
     if state.phase in (MOVE, LION) and not legal_actions(config, state):
         raise StateError("phase, monkeys, lion, steps, slots: nothing legal to do")
 
@@ -284,11 +284,11 @@ def home_counts(state: TropicRaceState) -> list[int]:
     return [monkeys.count(GOAL) for monkeys in state.monkeys]
 
 
-def scores(state: TropicRaceState) -> list[float]:
+def scores(config: Config, state: TropicRaceState) -> list[float]:
     return [float(n) for n in home_counts(state)]
 
 
-def final_details(state: TropicRaceState) -> dict[str, Any]:
+def final_details(config: Config, state: TropicRaceState) -> dict[str, Any]:
     return {
         "monkeys_home": home_counts(state),
         "volcano": state.volcano,
@@ -296,7 +296,7 @@ def final_details(state: TropicRaceState) -> dict[str, Any]:
     }
 
 
-def winners(state: TropicRaceState) -> list[int]:
+def winners(config: Config, state: TropicRaceState) -> list[int]:
     if state.phase != GAME_OVER:
         return []
     counts = home_counts(state)

@@ -40,7 +40,7 @@ class TropicRaceState(GameState):
     rolls: int  # dice rolled so far
 
 
-def validate(state: TropicRaceState, config: Config) -> None:
+def validate(config: Config, state: TropicRaceState) -> None:
     """Raise StateError if ``state`` cannot arise in a game of ``config``; the one invariant
     that needs the rules (a decision has a legal action) is ``rules.validate``'s."""
 
