@@ -222,8 +222,8 @@ def test_every_game_registers_each_kernel_with_the_listed_parameters(name):
     from jungle_envs.core.compiled import contract
 
     game = jungle_envs.make_game(name)
-    twin = game.compiled_twin()
-    registered = contract._REGISTRY[twin.TwinConfig]
+    cfg = game.compiled_twin().make_twin_config(game.config)
+    registered = contract._REGISTRY[type(cfg)]
     assert set(registered) == set(contract.KERNELS)
     for kernel, params in contract.SIGNATURES.items():
         found = inspect.signature(registered[kernel].py_func).parameters
