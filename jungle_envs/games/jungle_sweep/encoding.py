@@ -233,7 +233,7 @@ class View:
 
 
 def decode(config: Config, obs: np.ndarray) -> View:
-    """What ``obs`` shows, as a ``View``; ``config`` may also be the game."""
+    """What ``obs`` shows, as a ``View``. ``config`` may be a Game too (its config is read)."""
     config = getattr(config, "config", config)
     lay = config.layout
     fields = obs[lay["fields"]].reshape(-1, FIELD_FEATURES)
