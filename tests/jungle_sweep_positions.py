@@ -63,7 +63,7 @@ def position(
     game = make_game(ring, num_players, round_index, **options)
     codes = parse_ring(ring)
     if monkeys is None:
-        monkeys = {m: codes.index(PALM + m) for m in range(game.num_monkeys)}
+        monkeys = {m: codes.index(PALM + m) for m in range(game.config.num_monkeys)}
     counts = [0] * NUM_FACES
     for face in pool.split():
         counts[FACE[face]] += 1
@@ -72,21 +72,21 @@ def position(
         round=round_index,
         ring=codes,
         broom=broom,
-        monkey_pos=[monkeys.get(m, -1) for m in range(game.num_monkeys)],
+        monkey_pos=[monkeys.get(m, -1) for m in range(game.config.num_monkeys)],
         leaving_order=list(swept),
         active=active,
         dice_round=0,
         pool=counts,
         turn=turn,
         pending=-1,
-        supply=list(game.initial_supply),
-        set_aside=[0] * len(game.coconut_values),
-        coconuts=[[] for _ in range(game.num_monkeys)],
+        supply=list(game.config.initial_supply),
+        set_aside=[0] * len(game.config.coconut_values),
+        coconuts=[[] for _ in range(game.config.num_monkeys)],
         awards=[],
     )
-    one = game.coconut_values.index(1)
-    state.supply[one] -= game.set_aside_count  # three players: four 1s lie aside unseen
-    state.set_aside[one] += game.set_aside_count
+    one = game.config.coconut_values.index(1)
+    state.supply[one] -= game.config.set_aside_count  # three players: four 1s lie aside unseen
+    state.set_aside[one] += game.config.set_aside_count
     game.validate_state(state)
     return game, state
 

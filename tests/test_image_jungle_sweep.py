@@ -48,7 +48,7 @@ def test_every_state_and_viewer_gives_a_frame_of_the_one_size(players):
 @pytest.mark.parametrize("players", [2, 6])
 def test_the_largest_ring_stays_inside_the_frame_with_margins_kept_clear(players):
     game = make_game("JungleSweep", players, terrain=BIG_TERRAIN, coconuts={1: 60})
-    for size in (game.ring_size(0), game.max_ring_size):
+    for size in (game.config.ring_size(0), game.config.max_ring_size):
         centers, tile = image.ring_layout(size)
         for center in centers:
             (px, py), radius = image.piece_spot(center, tile)
@@ -68,12 +68,12 @@ def test_the_largest_ring_stays_inside_the_frame_with_margins_kept_clear(players
 def swap_coconut(game, state, monkey: int):
     """The same state but one coconut of ``monkey`` has another value (swapped with one in
     the supply, so the totals still add up)."""
-    other = state.copy()
+    other, values = state.copy(), game.config.coconut_values
     old = other.coconuts[monkey][0]
-    new = next(v for i, v in enumerate(game.coconut_values) if v != old and other.supply[i] > 0)
+    new = next(v for i, v in enumerate(values) if v != old and other.supply[i] > 0)
     other.coconuts[monkey][0] = new
-    other.supply[game.coconut_values.index(new)] -= 1
-    other.supply[game.coconut_values.index(old)] += 1
+    other.supply[values.index(new)] -= 1
+    other.supply[values.index(old)] += 1
     game.validate_state(other)
     return other
 
@@ -81,7 +81,7 @@ def swap_coconut(game, state, monkey: int):
 @pytest.mark.parametrize("players", [2, 4, 5])
 def test_another_seats_coconut_values_never_change_a_seats_picture(players):
     game, state = mid_game(players, seed=3)
-    monkey = next(m for m in range(game.num_monkeys) if state.coconuts[m])
+    monkey = next(m for m in range(game.config.num_monkeys) if state.coconuts[m])
     owner = monkey % players
     other = swap_coconut(game, state, monkey)
     for viewer in range(players):
@@ -155,7 +155,7 @@ def test_the_broom_shows_on_its_field():
 def test_a_laid_tile_shows_its_terrain_colour():
     game = make_game("JungleSweep", 4)
     state = game.new_state()
-    centers, tile = image.ring_layout(game.ring_size(0))
+    centers, tile = image.ring_layout(game.config.ring_size(0))
     corner = (centers[0][0] - tile / 2 + 6, centers[0][1] + tile / 2 - 6)
     empty = pixel(frame(game, state), corner)
     for code in (0, 3, PALM + 2):

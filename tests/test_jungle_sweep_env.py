@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -9,6 +11,7 @@ from jungle_sweep_positions import RING_A, make_game, position
 
 from jungle_envs.evaluation import evaluate
 from jungle_envs.games.jungle_sweep.encoding import decode
+from jungle_envs.games.jungle_sweep.game import JungleSweep
 from jungle_envs.games.jungle_sweep.tables import (
     CLEARING_CHOICE,
     CLEARING_REROLL,
@@ -20,14 +23,15 @@ from jungle_envs.games.jungle_sweep.tables import (
 )
 
 ENV_ID = "jungle_envs/JungleSweep-v0"
+RULES_PAGE = Path(__file__).parents[1] / "docs" / "rules" / "jungle_sweep.md"
 
 
 def test_other_players_coconut_values_never_reach_the_observation():
     game, state = position(RING_A, pool="0 1 2 3", round_index=1)
     other = state.copy()  # round 0 handed out coconuts: same count, other values
     state.coconuts[1], other.coconuts[1] = [1, 1], [4, 4]
-    state.supply[game.coconut_values.index(1)] -= 2
-    other.supply[game.coconut_values.index(4)] -= 2
+    state.supply[game.config.coconut_values.index(1)] -= 2
+    other.supply[game.config.coconut_values.index(4)] -= 2
     game.validate_state(state)
     game.validate_state(other)
     np.testing.assert_array_equal(game.observe(state, 0), game.observe(other, 0))
@@ -58,6 +62,14 @@ def test_observation_puts_the_broom_first_and_the_deciding_monkey_in_slot_zero()
     assert view.position(3) == 4 - 2  # monkey 0 sits three slots after monkey 1
     assert view.mine == [True, False, False, False]
     assert view.pool == [1, 1, 0, 0, 0, 0]
+
+
+def test_the_rules_page_shows_the_observation_layout_of_the_default_game():
+    text = RULES_PAGE.read_text(encoding="utf-8")
+    table = text.split("<!-- layout:start -->\n")[1].split("\n<!-- layout:end -->")[0]
+    layout = JungleSweep(4).config.layout
+    assert table == layout.table()
+    assert layout.size == 329 and JungleSweep(2).config.layout == layout
 
 
 def test_heuristic_takes_the_die_that_reaches_a_palm():
@@ -135,7 +147,8 @@ def test_move_features_show_where_each_die_would_take_my_monkey():
         RING_A, monkeys={0: 12, 1: 9, 2: 11, 3: 3}, broom=10, pool="0 1 3 4", move_features=True
     )
     assert game.observation_size == make_game(RING_A).observation_size + 6 * 7
-    rows = game.observe(state, 0)[-42:].reshape(6, 7)
+    rows = game.config.layout.split(game.observe(state, 0))["moves"]
+    assert rows.shape == (6, 7)
     assert rows[:, 0].tolist() == [1, 1, 0, 1, 1, 0]  # faces in the pool: 0 1 3 4
     assert rows[1, 1] == 1.0 and rows[1, 3] == 1.0  # one step reaches the palm on 13
     assert rows[0, 2] == pytest.approx(2 / 14)  # staying: two fields ahead of the broom

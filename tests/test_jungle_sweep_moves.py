@@ -227,7 +227,7 @@ def test_dice_pass_to_the_left_after_every_monkey_moved():
 
 def test_two_players_alternate_their_two_monkeys():
     game, state = position(RING_A, num_players=2, pool="0 0 0 0")
-    assert game.num_monkeys == 4 and game.num_dice == 4
+    assert game.config.num_monkeys == 4 and game.config.num_dice == 4
     order = []
     for _ in range(4):
         order.append(game.current_player(state))

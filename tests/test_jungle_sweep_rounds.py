@@ -33,8 +33,8 @@ def test_dice_have_six_fair_faces():
 @pytest.mark.parametrize("players,monkeys", [(2, 4), (3, 3), (4, 4), (5, 5), (6, 6)])
 def test_one_monkey_palm_and_die_per_monkey(players, monkeys):
     game = JungleSweep(players)
-    tiles = game.ring_tiles(0)
-    assert game.num_monkeys == game.num_dice == monkeys
+    tiles = game.config.ring_tiles(0)
+    assert game.config.num_monkeys == game.config.num_dice == monkeys
     assert sorted(code for code in tiles if code >= PALM) == [PALM + m for m in range(monkeys)]
     assert sum(n for code, n in tiles.items() if code < PALM) == 14
 
@@ -53,7 +53,7 @@ def test_coconut_supply_depends_on_player_count(players, total, hollow, aside):
     game = JungleSweep(players)
     state = game.new_state()
     assert sum(state.supply) == total
-    assert state.supply[game.coconut_values.index(0)] == hollow
+    assert state.supply[game.config.coconut_values.index(0)] == hollow
     assert (state.phase == SET_ASIDE) == (aside > 0)
     for value in (1, 1, 4, 2)[:aside]:  # three players: four set aside, unseen
         game.apply_chance(state, value)
@@ -67,7 +67,7 @@ def test_four_rounds_hand_out_exactly_the_supply(players):
     play_randomly(game, state, np.random.default_rng(players))
     assert state.phase == GAME_OVER and state.round == 4
     assert sum(state.supply) == 0
-    per_round = {3: 3, 4: 4, 5: 5, 6: 5}[game.num_monkeys]
+    per_round = {3: 3, 4: 4, 5: 5, 6: 5}[game.config.num_monkeys]
     assert sum(len(c) for c in state.coconuts) == 4 * per_round
 
 
@@ -79,7 +79,7 @@ def test_ring_is_laid_by_draws_and_loses_one_jungle_path_per_round():
     while game.current_player(state) != TERMINAL:
         if state.phase == LAY_RING and not state.ring:
             event = game.chance_event(state)
-            tiles = game.ring_tiles(state.round)
+            tiles = game.config.ring_tiles(state.round)
             assert event.distribution() == pytest.approx(
                 {code: n / sum(tiles.values()) for code, n in tiles.items()}
             )
@@ -255,7 +255,7 @@ def test_safety_net_sweeps_the_rest_clockwise_from_the_broom():
     game, state = position(
         RING_BROOM, monkeys={0: 2, 1: 9, 2: 11}, swept=(3,), broom=5, pool="0 0 0 0"
     )
-    state.dice_round = game.max_dice_rounds - 1  # the 200th dice round is under way
+    state.dice_round = game.config.max_dice_rounds - 1  # the 200th dice round is under way
     take(game, state, "0 0 0 0")
     assert state.leaving_order == [3, 1, 2, 0]
     assert state.awards == [1, 2, 0, 0]
@@ -278,7 +278,7 @@ def finished(num_players: int, coconuts: list[list[int]]):
     game, state = position(RING_BROOM, num_players=num_players, phase=ROLL, round_index=3)
     for m, values in enumerate(coconuts):
         for v in values:
-            state.supply[game.coconut_values.index(v)] -= 1
+            state.supply[game.config.coconut_values.index(v)] -= 1
         state.coconuts[m] = list(values)
     state.phase, state.round = GAME_OVER, 4
     game.validate_state(state)
@@ -309,7 +309,7 @@ def test_hollow_coconuts_count_in_the_tie_break():
     game, state = position(ring, num_players=5, phase=ROLL, round_index=3)
     for m, values in enumerate([[2, 0], [2], [1], [1], [0]]):
         for v in values:
-            state.supply[game.coconut_values.index(v)] -= 1
+            state.supply[game.config.coconut_values.index(v)] -= 1
         state.coconuts[m] = values
     state.phase, state.round = GAME_OVER, 4
     game.validate_state(state)

@@ -1,22 +1,11 @@
 """Jungle Sweep observation: a flat float32 vector in [0, 1] from one seat's point of view.
 
-Layout (R = ring capacity = 6 palms + the non-palm terrain, 20 by default; S = 6 monkey
-slots; V = number of coconut values, 5 by default):
-
-    fields   R x 13  the ring clockwise, starting at the broom's field:
-                     [0:6]  terrain one-hot (palm, path, quicksand, clearing, water, hill)
-                     [6:12] the monkey on the field, one-hot by rotated slot
-                     [12]   1 where the pending water-hole/hill decision would put the monkey
-                     a field the ring does not have (paths leave each round) is all zero
-    monkeys  S x 7   per rotated slot: exists, in play, mine, still to take a die this dice
-                     round, holds the dice, deciding now, coconuts / 8
-    pool     6       dice left per face (0 1 2 3 4 PALM) / number of dice
-    phase    4       one-hot: choose a die, water hole, hill, clearing
-    round    4       one-hot round 1-4
-    dice     1       dice rounds played this round / 20, capped at 1
-    players  5       one-hot 2-6 players
-    supply   1       coconuts left face down / coconuts in the box
-    own      V + 1   my coconuts per value / 16, my coconut value / 64
+The vector is the ``Layout`` that ``layout`` builds (the table is in
+docs/rules/jungle_sweep.md): the ring, the monkeys, the dice pool, phase, round, dice
+rounds, player count, supply, the observer's own coconuts and, with the ``move_features``
+option, where each die face would take the observer's monkey. Its sizes follow the ring
+capacity (6 palms + the non-palm terrain, 20 by default) and the number of coconut values
+(5 by default).
 
 Monkey slots are rotated so the observer comes first: slot 0 is the monkey the observer is
 deciding for (or its first monkey when it is not deciding). With two players, slots 0 and 2
@@ -26,11 +15,13 @@ their counts.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from jungle_envs.core.layout import Layout, Piece
 from jungle_envs.games.jungle_sweep.rules import board, palm_jump, walk
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
@@ -50,8 +41,8 @@ from jungle_envs.games.jungle_sweep.tables import (
     WATER_HOLE,
 )
 
-if TYPE_CHECKING:
-    from jungle_envs.games.jungle_sweep.game import JungleSweep
+if TYPE_CHECKING:  # config.py imports this module for ``layout``
+    from jungle_envs.games.jungle_sweep.config import Config
     from jungle_envs.games.jungle_sweep.state import JungleSweepState
 
 FIELD_FEATURES = NUM_TERRAINS + MAX_MONKEYS + 1
@@ -61,41 +52,73 @@ MONKEY_FEATURES = 7
 TERRAIN_COLUMN = (1, 2, 3, 4, 5, 0)
 DECISION_PHASES = (CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE)
 MIN_PLAYERS = 2
+PLAYER_COUNTS = 5  # 2-6 players
 
 
-def observation_size(game: JungleSweep) -> int:
-    fields = game.max_ring_size * FIELD_FEATURES
-    return (
-        fields
-        + MAX_MONKEYS * MONKEY_FEATURES
-        + NUM_FACES
-        + len(DECISION_PHASES)
-        + ROUNDS
-        + 1
-        + 5
-        + 1
-        + (len(game.coconut_values) + 1)
-        + (NUM_FACES * MOVE_FEATURES if game.options["move_features"] else 0)
-    )
+@functools.cache
+def layout(max_ring_size: int, num_values: int, move_features: bool) -> Layout:
+    """The observation for a ring capacity, a number of coconut values and the
+    ``move_features`` option."""
+    pieces = [
+        Piece(
+            "fields",
+            (max_ring_size, FIELD_FEATURES),
+            "the ring clockwise from the broom's field (field 0 holds the broom): terrain "
+            "one-hot (palm, path, quicksand, clearing, water hole, hill), the monkey on it "
+            f"one-hot by rotated slot ({MAX_MONKEYS}), 1 where a pending water-hole/hill "
+            "decision would put the monkey; fields the ring no longer has are all zero",
+        ),
+        Piece(
+            "monkeys",
+            (MAX_MONKEYS, MONKEY_FEATURES),
+            "per rotated slot: exists, in play, the observer's, still to take a die this dice "
+            "round, holds the dice, deciding now, coconuts / 8",
+        ),
+        Piece("pool", (NUM_FACES,), "dice left per face (0 1 2 3 4 PALM) / number of dice"),
+        Piece(
+            "phase",
+            (len(DECISION_PHASES),),
+            "one-hot: choose a die, water hole, hill, clearing (re-roll or stay)",
+        ),
+        Piece("round", (ROUNDS,), "one-hot round 1-4"),
+        Piece("dice_rounds", (1,), "dice rounds played this round / 20, at most 1"),
+        Piece("players", (PLAYER_COUNTS,), "one-hot 2-6 players"),
+        Piece("supply", (1,), "coconuts left face down / coconuts in the box"),
+        Piece("own_coconuts", (num_values,), "the observer's coconuts per value / 16"),
+        Piece("own_value", (1,), "the observer's coconut value / 64"),
+    ]
+    if move_features:
+        pieces.append(
+            Piece(
+                "moves",
+                (NUM_FACES, MOVE_FEATURES),
+                "option `move_features` only: per die face, whether it is in the pool, and "
+                "where it would take my monkey: a palm, fields ahead of the broom / ring size, "
+                "chance the broom's next roll falls short of it (1 on a palm), a water-hole / "
+                "hill / re-roll landing",
+            )
+        )
+    return Layout(pieces)
 
 
-def focus_monkey(game: JungleSweep, state: JungleSweepState, seat: int) -> int:
-    deciding = state.phase in DECISION_PHASES and state.mover % game.num_players == seat
+def focus_monkey(config: Config, state: JungleSweepState, seat: int) -> int:
+    deciding = state.phase in DECISION_PHASES and state.mover % config.num_players == seat
     return state.mover if deciding else seat
 
 
-def observe(game: JungleSweep, state: JungleSweepState, seat: int, out=None) -> np.ndarray:
-    obs = np.zeros(game.observation_size, dtype=np.float32) if out is None else out
+def observe(config: Config, state: JungleSweepState, seat: int, out=None) -> np.ndarray:
+    lay = config.layout
+    obs = np.zeros(lay.size, dtype=np.float32) if out is None else out
     if out is not None:
         obs.fill(0.0)
-    monkeys = game.num_monkeys
-    focus = focus_monkey(game, state, seat)
+    monkeys = config.num_monkeys
+    focus = focus_monkey(config, state, seat)
     ring_size = len(state.ring)
     start = state.broom if state.broom >= 0 else 0
-    fields = obs[: game.max_ring_size * FIELD_FEATURES].reshape(-1, FIELD_FEATURES)
+    fields = obs[lay["fields"]].reshape(-1, FIELD_FEATURES)
     if ring_size:
         order = (np.arange(ring_size) + start) % ring_size
-        fields[:ring_size, :NUM_TERRAINS] = terrain_one_hot(game, state.ring)[order]
+        fields[:ring_size, :NUM_TERRAINS] = terrain_one_hot(tuple(state.ring))[order]
     if ring_size and state.phase != GAME_OVER:
         for m, pos in enumerate(state.monkey_pos):
             if pos >= 0:
@@ -110,44 +133,42 @@ def observe(game: JungleSweep, state: JungleSweepState, seat: int, out=None) -> 
         slots[row : row + MONKEY_FEATURES] = (
             1.0,
             state.monkey_pos[m] >= 0,
-            m % game.num_players == seat,
+            m % config.num_players == seat,
             deciding and (m - state.active) % monkeys >= state.turn,
             m == state.active,
             deciding and m == state.mover,
             min(len(state.coconuts[m]) / 8.0, 1.0),
         )
-    offset = game.max_ring_size * FIELD_FEATURES
-    obs[offset : offset + len(slots)] = slots
-    offset += len(slots)
+    obs[lay["monkeys"]] = slots
 
-    phases = len(DECISION_PHASES)
-    tail = [0.0] * (NUM_FACES + phases + ROUNDS + 1 + 5 + 1 + len(game.coconut_values) + 1)
+    # The rest is written as one list (from the pool on), then capped at 1.
+    base = lay.offset("pool")
+    tail = [0.0] * (lay.size - base)
     if deciding:
-        tail[:NUM_FACES] = [n / game.num_dice for n in state.pool]
-        tail[NUM_FACES + DECISION_PHASES.index(state.phase)] = 1.0
-    at = NUM_FACES + phases
+        at = lay.offset("pool") - base
+        tail[at : at + NUM_FACES] = [n / config.num_dice for n in state.pool]
+        tail[lay.offset("phase") - base + DECISION_PHASES.index(state.phase)] = 1.0
     if state.round < ROUNDS:
-        tail[at + state.round] = 1.0
-    at += ROUNDS
-    tail[at] = min(state.dice_round / 20.0, 1.0)
-    tail[at + 1 + game.num_players - MIN_PLAYERS] = 1.0
-    at += 6
-    tail[at] = sum(state.supply) / max(sum(game.initial_supply), 1)
-    at += 1
+        tail[lay.offset("round") - base + state.round] = 1.0
+    tail[lay.offset("dice_rounds") - base] = min(state.dice_round / 20.0, 1.0)
+    tail[lay.offset("players") - base + config.num_players - MIN_PLAYERS] = 1.0
+    tail[lay.offset("supply") - base] = sum(state.supply) / max(sum(config.initial_supply), 1)
+    at = lay.offset("own_coconuts") - base
     own_value = 0
-    for m in range(seat, monkeys, game.num_players):
+    for m in range(seat, monkeys, config.num_players):
         for value in state.coconuts[m]:
-            tail[at + game.coconut_values.index(value)] += 1.0 / 16.0
+            tail[at + config.coconut_values.index(value)] += 1.0 / 16.0
             own_value += value
-    tail[at + len(game.coconut_values)] = own_value / 64.0
-    if game.options["move_features"]:
-        tail += move_features(game, state, focus)
-    obs[offset:] = tail
-    np.minimum(obs[offset:], 1.0, out=obs[offset:])
+    tail[lay.offset("own_value") - base] = own_value / 64.0
+    if config.move_features:
+        at = lay.offset("moves") - base
+        tail[at : at + NUM_FACES * MOVE_FEATURES] = move_features(config, state, focus)
+    obs[base:] = tail
+    np.minimum(obs[base:], 1.0, out=obs[base:])
     return obs
 
 
-def move_features(game: JungleSweep, state: JungleSweepState, monkey: int) -> list[float]:
+def move_features(config: Config, state: JungleSweepState, monkey: int) -> list[float]:
     """Where ``monkey`` would go with each die face, worked out with the engine's own
     movement rules (public information only): face in the pool, lands on a palm, fields
     ahead of the broom / ring size, chance the broom's next roll falls short of it (1 on
@@ -167,7 +188,7 @@ def move_features(game: JungleSweep, state: JungleSweepState, monkey: int) -> li
             target = walk(terrain, occupied, start, DIE_FACE_STEPS[face])
         land = terrain[target]
         ahead = (target - state.broom) % size
-        safe = 1.0 if land == PALM else game.broom_short_of(ahead)
+        safe = 1.0 if land == PALM else config.broom_short_of(ahead)
         moved = target != start and face != PALM_FACE
         row = face * MOVE_FEATURES
         features[row : row + MOVE_FEATURES] = (
@@ -182,18 +203,14 @@ def move_features(game: JungleSweep, state: JungleSweepState, monkey: int) -> li
     return features
 
 
-def terrain_one_hot(game: JungleSweep, ring: list[int]) -> np.ndarray:
-    """Terrain one-hot rows per ring field, cached per ring (a ring lasts a whole round)."""
-    key = tuple(ring)
-    cache = game.encoding_cache
-    rows = cache.get(key)
-    if rows is None:
-        if len(cache) > 64:
-            cache.clear()
-        rows = np.zeros((len(ring), NUM_TERRAINS), dtype=np.float32)
-        for i, code in enumerate(ring):
-            rows[i, TERRAIN_COLUMN[code if code < PALM else PALM]] = 1.0
-        cache[key] = rows
+@functools.lru_cache(maxsize=64)
+def terrain_one_hot(ring: tuple[int, ...]) -> np.ndarray:
+    """Terrain one-hot rows per ring field, cached per ring (a ring lasts a whole round);
+    read-only, as every caller shares it."""
+    rows = np.zeros((len(ring), NUM_TERRAINS), dtype=np.float32)
+    for i, code in enumerate(ring):
+        rows[i, TERRAIN_COLUMN[code if code < PALM else PALM]] = 1.0
+    rows.flags.writeable = False
     return rows
 
 
@@ -215,8 +232,11 @@ class View:
         return self.monkey_at.index(slot) if slot in self.monkey_at else -1
 
 
-def decode(game: JungleSweep, obs: np.ndarray) -> View:
-    fields = obs[: game.max_ring_size * FIELD_FEATURES].reshape(-1, FIELD_FEATURES)
+def decode(config: Config, obs: np.ndarray) -> View:
+    """What ``obs`` shows, as a ``View``. ``config`` may be a Game too (its config is read)."""
+    config = getattr(config, "config", config)
+    lay = config.layout
+    fields = obs[lay["fields"]].reshape(-1, FIELD_FEATURES)
     present = fields[:, :NUM_TERRAINS].any(axis=1)
     ring_size = int(present.sum())
     column = fields[:ring_size, :NUM_TERRAINS].argmax(axis=1)
@@ -224,19 +244,17 @@ def decode(game: JungleSweep, obs: np.ndarray) -> View:
     occupant = fields[:ring_size, NUM_TERRAINS : NUM_TERRAINS + MAX_MONKEYS]
     monkey_at = [int(row.argmax()) if row.any() else -1 for row in occupant]
     pending_fields = np.flatnonzero(fields[:ring_size, -1])
-    offset = game.max_ring_size * FIELD_FEATURES
-    slots = obs[offset : offset + MAX_MONKEYS * MONKEY_FEATURES].reshape(-1, MONKEY_FEATURES)
-    offset += MAX_MONKEYS * MONKEY_FEATURES
-    pool = np.rint(obs[offset : offset + NUM_FACES] * game.num_dice).astype(int).tolist()
-    phase_hot = obs[offset + NUM_FACES : offset + NUM_FACES + len(DECISION_PHASES)]
+    slots = obs[lay["monkeys"]].reshape(-1, MONKEY_FEATURES)
+    pool = np.rint(obs[lay["pool"]] * config.num_dice).astype(int).tolist()
+    phase_hot = obs[lay["phase"]]
     return View(
         terrain=terrain,
         monkey_at=monkey_at,
         pending=int(pending_fields[0]) if len(pending_fields) else -1,
         pool=pool,
         phase=DECISION_PHASES[int(phase_hot.argmax())] if phase_hot.any() else GAME_OVER,
-        num_monkeys=game.num_monkeys,
-        in_play=[bool(v) for v in slots[: game.num_monkeys, 1]],
-        mine=[bool(v) for v in slots[: game.num_monkeys, 2]],
-        to_choose=[bool(v) for v in slots[: game.num_monkeys, 3]],
+        num_monkeys=config.num_monkeys,
+        in_play=[bool(v) for v in slots[: config.num_monkeys, 1]],
+        mine=[bool(v) for v in slots[: config.num_monkeys, 2]],
+        to_choose=[bool(v) for v in slots[: config.num_monkeys, 3]],
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jungle_envs.core.compiled.vector_env import CompiledVectorEnv
 from jungle_envs.core.env import JungleEnv
-from jungle_envs.games.jungle_sweep.game import JungleSweep
+from jungle_envs.games.jungle_sweep import JungleSweep
 
 
 class JungleSweepEnv(JungleEnv):

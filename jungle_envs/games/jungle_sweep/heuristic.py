@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from jungle_envs.games.jungle_sweep.encoding import View, decode
-from jungle_envs.games.jungle_sweep.rules import broom_reach_distribution, palm_jump, walk
+from jungle_envs.games.jungle_sweep.rules import palm_jump, walk
 from jungle_envs.games.jungle_sweep.tables import (
     CLEARING,
     CLEARING_CHOICE,
@@ -38,21 +38,20 @@ from jungle_envs.games.jungle_sweep.tables import (
 )
 
 if TYPE_CHECKING:
-    from jungle_envs.games.jungle_sweep.game import JungleSweep
+    from jungle_envs.games.jungle_sweep.config import Config
 
 # Among equally good dice, which to prefer when nothing else decides: the escape first.
 DENIAL_ORDER = (PALM_FACE, 4, 3, 2, 1, 0)
 
 
 class JungleSweepHeuristic:
-    def __init__(self, game: JungleSweep) -> None:
-        self.game = game
-        pmf = broom_reach_distribution(game.num_dice)
+    def __init__(self, config: Config) -> None:
+        self.config = config
         # safe_beyond[d]: chance the broom stops short of a field d steps ahead of it.
-        self.safe_beyond = np.concatenate([[0.0], np.cumsum(pmf)])
+        self.safe_beyond = config.short_of
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng) -> int:
-        view = decode(self.game, observation)
+        view = decode(self.config, observation)
         me = view.position(0)
         if view.phase == WATER:
             better = self.safety(view, view.pending) > self.safety(view, me)

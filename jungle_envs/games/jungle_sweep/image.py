@@ -25,7 +25,7 @@ from jungle_envs.core.image import (
     stamp_text,
 )
 from jungle_envs.games.jungle_sweep.render import monkey_label, result_text
-from jungle_envs.games.jungle_sweep.rules import seat_monkeys
+from jungle_envs.games.jungle_sweep.rules import seat_monkeys, winners
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
     CLEARING_CHOICE,
@@ -45,7 +45,7 @@ from jungle_envs.games.jungle_sweep.tables import (
 )
 
 if TYPE_CHECKING:
-    from jungle_envs.games.jungle_sweep.game import JungleSweep
+    from jungle_envs.games.jungle_sweep.config import Config
     from jungle_envs.games.jungle_sweep.state import JungleSweepState
 
 FRAME_SIZE = (960, 640)
@@ -102,9 +102,9 @@ def piece_spot(center: tuple[float, float], tile: float) -> tuple[tuple[float, f
     return (x + (RING_CENTER[0] - x) * inward, y + (RING_CENTER[1] - y) * inward), 11.0
 
 
-def ring_size(game: JungleSweep, state: JungleSweepState) -> int:
+def ring_size(config: Config, state: JungleSweepState) -> int:
     # While the ring is being laid, the empty places of this round's ring show too.
-    return len(state.ring) if state.round >= ROUNDS else game.ring_size(state.round)
+    return len(state.ring) if state.round >= ROUNDS else config.ring_size(state.round)
 
 
 def pawn(c: Canvas, center, radius: float, seat: int, label: str, ring: Color | None = None):
@@ -174,8 +174,8 @@ def fixed_layer(players: int, ring: tuple[int, ...], size: int) -> Any:
     return c.image
 
 
-def draw_pieces(c: Canvas, game: JungleSweep, state: JungleSweepState) -> None:
-    centers, tile = ring_layout(ring_size(game, state))
+def draw_pieces(c: Canvas, config: Config, state: JungleSweepState) -> None:
+    centers, tile = ring_layout(ring_size(config, state))
     deciding = state.phase in DECIDING
     for i, (x, y) in enumerate(centers):
         piece, radius = piece_spot((x, y), tile)
@@ -191,23 +191,23 @@ def draw_pieces(c: Canvas, game: JungleSweep, state: JungleSweepState) -> None:
         if at != -1:
             piece, radius = piece_spot(centers[at], tile)
             ring = HIGHLIGHT if deciding and m == state.mover else None
-            pawn(c, piece, radius, m % game.num_players, monkey_label(game, m), ring)
+            pawn(c, piece, radius, m % config.num_players, monkey_label(config, m), ring)
 
 
-def draw_centre(c: Canvas, game: JungleSweep, state: JungleSweepState) -> None:
+def draw_centre(c: Canvas, config: Config, state: JungleSweepState) -> None:
     cx, cy = RING_CENTER
     if state.phase == GAME_OVER:
         stamp_text(c, (cx, cy - 60), "game over", size=26, anchor="mm")
-        stamp_text(c, (cx, cy - 26), result_text(game, state), size=16, anchor="mm")
+        stamp_text(c, (cx, cy - 26), result_text(config, state), size=16, anchor="mm")
         return
     stamp_text(c, (cx, cy - 120), f"round {state.round + 1} of {ROUNDS}", size=22, anchor="mm")
     stamp_text(
         c, (cx, cy - 94), f"dice round {state.dice_round + 1}", size=14, fill=MUTED, anchor="mm"
     )
     faces = [f for f, n in enumerate(state.pool) for _ in range(n)]
-    blank = game.num_dice - len(faces) if state.phase == ROLL else 0
+    blank = config.num_dice - len(faces) if state.phase == ROLL else 0
     if faces or blank:
-        holder = state.active % game.num_players
+        holder = state.active % config.num_players
         what = "rolling" if state.phase == ROLL else "dice to take"
         stamp_text(c, (cx, cy - 62), f"{what} (seat {holder} holds the dice)", size=13, anchor="mm")
         left = cx - (len(faces) + blank) * (DIE_SIZE + 8) / 2 + 4
@@ -225,39 +225,39 @@ def draw_centre(c: Canvas, game: JungleSweep, state: JungleSweepState) -> None:
     out = state.leaving_order
     left = cx - len(out) * 30 / 2 + 15
     for k, m in enumerate(out):
-        pawn(c, (left + 30 * k, cy + 44), 12, m % game.num_players, monkey_label(game, m))
+        pawn(c, (left + 30 * k, cy + 44), 12, m % config.num_players, monkey_label(config, m))
     if not out:
         stamp_text(c, (cx, cy + 44), "none yet", size=12, fill=MUTED, anchor="mm")
     if state.awards:
-        owed = ", ".join(monkey_label(game, m) for m in state.awards)
+        owed = ", ".join(monkey_label(config, m) for m in state.awards)
         stamp_text(c, (cx, cy + 80), f"coconuts owed to: {owed}", size=13, anchor="mm")
     if state.phase in DECIDING:
-        who = f"seat {state.mover % game.num_players}, monkey {monkey_label(game, state.mover)}"
+        who = f"seat {state.mover % config.num_players}, monkey {monkey_label(config, state.mover)}"
         stamp_text(c, (cx, cy + 84), f"{who}:", size=14, fill=HIGHLIGHT, anchor="mm")
         stamp_text(c, (cx, cy + 104), DECIDING[state.phase], size=14, fill=HIGHLIGHT, anchor="mm")
 
 
-def draw_panel(c: Canvas, game: JungleSweep, state: JungleSweepState, viewer: int | None):
+def draw_panel(c: Canvas, config: Config, state: JungleSweepState, viewer: int | None):
     x0, over = PANEL_LEFT, state.phase == GAME_OVER
     # Monkeys stand on the ring once it is laid; until then none is swept out.
     placed = state.phase not in (SET_ASIDE, LAY_RING, GAME_OVER)
-    row = min(74, 430 / game.num_players)
-    winners = set(game.winners(state)) if over else set()
-    deciding = state.mover % game.num_players if state.phase in DECIDING else -1
-    for seat in range(game.num_players):
+    row = min(74, 430 / config.num_players)
+    winning = set(winners(config, state)) if over else set()
+    deciding = state.mover % config.num_players if state.phase in DECIDING else -1
+    for seat in range(config.num_players):
         y = STATUS_HEIGHT + 14 + seat * row
-        monkeys = seat_monkeys(game, seat)
+        monkeys = seat_monkeys(config, seat)
         values = sorted(v for m in monkeys for v in state.coconuts[m])
         shown = viewer is None or viewer == seat or over
         if seat == viewer:
             c.box((x0 - 6, y - 5, FRAME_SIZE[0] - 6, y + row - 9), outline=INK, radius=6)
         for k, m in enumerate(monkeys):
             gone = state.monkey_pos[m] == -1 and placed
-            pawn(c, (x0 + 12 + 28 * k, y + 11), 11, seat, monkey_label(game, m))
+            pawn(c, (x0 + 12 + 28 * k, y + 11), 11, seat, monkey_label(config, m))
             if gone:
                 c.line([(x0 + 28 * k, y), (x0 + 24 + 28 * k, y + 22)], fill=HIGHLIGHT, width=3)
         name = f"seat {seat}" + (" (you)" if seat == viewer else "")
-        if seat in winners:
+        if seat in winning:
             name += " - wins"
         elif placed and all(state.monkey_pos[m] == -1 for m in monkeys):
             name += " - swept out"
@@ -271,9 +271,9 @@ def draw_panel(c: Canvas, game: JungleSweep, state: JungleSweepState, viewer: in
         step = min(24, (FRAME_SIZE[0] - x0 - 30) / max(len(values), 1))
         for k, value in enumerate(values):
             coconut(c, (x0 + 12 + step * k, y + 40), 10, value if shown else None)
-    y = STATUS_HEIGHT + 14 + game.num_players * row + 6
+    y = STATUS_HEIGHT + 14 + config.num_players * row + 6
     stacks = [("supply", sum(state.supply))]
-    if game.set_aside_count:
+    if config.set_aside_count:
         stacks.append(("set aside", sum(state.set_aside)))
     for k, (what, n) in enumerate(stacks):
         x = x0 + 150 * k
@@ -283,24 +283,26 @@ def draw_panel(c: Canvas, game: JungleSweep, state: JungleSweepState, viewer: in
         stamp_text(c, (x + 36, y + 21), "face down", size=11, fill=MUTED)
 
 
-def status_line(game: JungleSweep, state: JungleSweepState) -> str:
-    head = f"Jungle Sweep, {game.num_players} players"
+def status_line(config: Config, state: JungleSweepState) -> str:
+    head = f"Jungle Sweep, {config.num_players} players"
     if state.phase == GAME_OVER:
-        return f"{head} | game over: {result_text(game, state)}"
+        return f"{head} | game over: {result_text(config, state)}"
     text = f"{head} | round {state.round + 1}/{ROUNDS} | {PHASE_NAMES[state.phase]}"
     if state.phase in DECIDING:
         mover = state.mover
-        text += f" | seat {mover % game.num_players} to decide (monkey {monkey_label(game, mover)})"
+        text += (
+            f" | seat {mover % config.num_players} to decide (monkey {monkey_label(config, mover)})"
+        )
     elif state.ring and state.phase == ROLL:
-        text += f" | seat {state.active % game.num_players} rolls"
+        text += f" | seat {state.active % config.num_players} rolls"
     return text
 
 
-def draw(game: JungleSweep, state: JungleSweepState, viewer: int | None) -> np.ndarray:
+def draw(config: Config, state: JungleSweepState, viewer: int | None) -> np.ndarray:
     c = Canvas(*FRAME_SIZE)
-    c.image.paste(fixed_layer(game.num_players, tuple(state.ring), ring_size(game, state)))
-    stamp_text(c, (12, STATUS_HEIGHT / 2), status_line(game, state), size=16, anchor="lm")
-    draw_pieces(c, game, state)
-    draw_centre(c, game, state)
-    draw_panel(c, game, state, viewer)
+    c.image.paste(fixed_layer(config.num_players, tuple(state.ring), ring_size(config, state)))
+    stamp_text(c, (12, STATUS_HEIGHT / 2), status_line(config, state), size=16, anchor="lm")
+    draw_pieces(c, config, state)
+    draw_centre(c, config, state)
+    draw_panel(c, config, state, viewer)
     return c.to_array()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from jungle_envs.games.jungle_sweep import rules
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
     CLEARING_CHOICE,
@@ -24,19 +25,19 @@ from jungle_envs.games.jungle_sweep.tables import (
 )
 
 if TYPE_CHECKING:
-    from jungle_envs.games.jungle_sweep.game import JungleSweep
+    from jungle_envs.games.jungle_sweep.config import Config
     from jungle_envs.games.jungle_sweep.state import JungleSweepState
 
 LEGEND = "P=palm J=jungle path Q=quicksand C=clearing W=water hole H=hill; B=broom, digits=monkeys"
 
 
-def monkey_label(game: JungleSweep, m: int) -> str:
-    if game.num_monkeys == game.num_players:
+def monkey_label(config: Config, m: int) -> str:
+    if config.num_monkeys == config.num_players:
         return str(m)
-    return f"{m % game.num_players}{'ab'[m // game.num_players]}"  # seat + which monkey
+    return f"{m % config.num_players}{'ab'[m // config.num_players]}"  # seat + which monkey
 
 
-def render(game: JungleSweep, state: JungleSweepState, viewer: int | None = None) -> str:
+def render(config: Config, state: JungleSweepState, viewer: int | None = None) -> str:
     if state.phase == GAME_OVER:
         where = f"game over after {ROUNDS} rounds"
     else:
@@ -44,7 +45,7 @@ def render(game: JungleSweep, state: JungleSweepState, viewer: int | None = None
             f"round {state.round + 1}/{ROUNDS} | dice round {state.dice_round + 1} | "
             f"{PHASE_NAMES[state.phase]}"
         )
-    lines = [f"Jungle Sweep, {game.num_players} players | {where}"]
+    lines = [f"Jungle Sweep, {config.num_players} players | {where}"]
     if state.ring:
         width = 4
         fields, pieces = [], []
@@ -54,7 +55,7 @@ def render(game: JungleSweep, state: JungleSweepState, viewer: int | None = None
             here = "B" if i == state.broom else ""
             occupants = [m for m, pos in enumerate(state.monkey_pos) if pos == i]
             if occupants and state.phase != GAME_OVER:
-                here += monkey_label(game, occupants[0])
+                here += monkey_label(config, occupants[0])
             if i == state.pending:
                 here += "*"
             pieces.append((here or ".").ljust(width))
@@ -63,18 +64,18 @@ def render(game: JungleSweep, state: JungleSweepState, viewer: int | None = None
         lines.append("      " + LEGEND + "; *=pending landing")
     if state.phase != GAME_OVER and any(state.pool):
         dice = " ".join(DIE_FACE_LABELS[f] for f in range(NUM_FACES) for _ in range(state.pool[f]))
-        lines.append(f"dice pool: {dice}   (held by monkey {monkey_label(game, state.active)})")
+        lines.append(f"dice pool: {dice}   (held by monkey {monkey_label(config, state.active)})")
     if state.phase in (CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE):
         mover = state.mover
         lines.append(
-            f"to decide: seat {mover % game.num_players} for monkey {monkey_label(game, mover)}"
+            f"to decide: seat {mover % config.num_players} for monkey {monkey_label(config, mover)}"
         )
     if state.phase != GAME_OVER:
-        out = [monkey_label(game, m) for m in state.leaving_order]
+        out = [monkey_label(config, m) for m in state.leaving_order]
         lines.append(f"swept out this round: {', '.join(out) if out else 'none'}")
     lines.append("coconuts:")
-    for seat in range(game.num_players):
-        monkeys = list(range(seat, game.num_monkeys, game.num_players))
+    for seat in range(config.num_players):
+        monkeys = list(range(seat, config.num_monkeys, config.num_players))
         values = [v for m in monkeys for v in state.coconuts[m]]
         shown = viewer is None or viewer == seat or state.phase == GAME_OVER
         detail = f"value {sum(values)} {sorted(values)}" if shown else "values hidden"
@@ -82,30 +83,30 @@ def render(game: JungleSweep, state: JungleSweepState, viewer: int | None = None
         count = f"{len(values)} coconut" + ("" if len(values) == 1 else "s")
         lines.append(f"  seat {seat}: {count}, {detail}{marker}")
     if state.phase == GAME_OVER:
-        lines.append(f"game over: {result_text(game, state)}")
+        lines.append(f"game over: {result_text(config, state)}")
     return "\n".join(lines)
 
 
-def result_text(game: JungleSweep, state: JungleSweepState) -> str:
-    winners = game.winners(state)
+def result_text(config: Config, state: JungleSweepState) -> str:
+    winners = rules.winners(config, state)
     names = ", ".join(f"seat {w}" for w in winners)
     return f"{names} wins" if len(winners) == 1 else f"{names} share the win"
 
 
 def describe_outcome(
-    game: JungleSweep, state: JungleSweepState, outcome: int, viewer: int | None
+    config: Config, state: JungleSweepState, outcome: int, viewer: int | None
 ) -> str:
     """A chance outcome as ``viewer`` may know it: coconut values only to their owner."""
     if state.phase in (ROLL, REROLL):
         return f"rolled {DIE_FACE_LABELS[outcome]}"
     if state.phase == LAY_RING:
         if outcome >= PALM:
-            return f"laid the palm of monkey {monkey_label(game, outcome - PALM)}"
+            return f"laid the palm of monkey {monkey_label(config, outcome - PALM)}"
         return f"laid a {TERRAIN_LABELS[outcome]} tile"
     if state.phase == SET_ASIDE:
         value = outcome if viewer is None else "?"
         return f"set a coconut aside unseen (value {value})"
     monkey = state.awards[0]
-    seat = monkey % game.num_players
+    seat = monkey % config.num_players
     value = outcome if viewer is None or viewer == seat else "?"
-    return f"monkey {monkey_label(game, monkey)} drew a coconut (value {value})"
+    return f"monkey {monkey_label(config, monkey)} drew a coconut (value {value})"

@@ -1,4 +1,4 @@
-"""Jungle Sweep rules engine: functions over a ``JungleSweepState`` and its game config.
+"""Jungle Sweep rules engine: functions over a ``JungleSweepState`` and the game's ``Config``.
 
 No Gymnasium here. The movement helpers (``walk``, ``palm_jump``, ``broom_path``) are pure
 functions of a board (terrain per field, which fields are occupied) so the heuristic
@@ -7,13 +7,14 @@ policy can look ahead with exactly the engine's rules.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent
+from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent, draw_from_counts
 from jungle_envs.games.jungle_sweep.state import JungleSweepState
 from jungle_envs.games.jungle_sweep.tables import (
+    ACTION_NAMES,
     CHOOSE_DIE,
     CLEARING,
     CLEARING_CHOICE,
@@ -42,8 +43,8 @@ from jungle_envs.games.jungle_sweep.tables import (
     WATER_HOLE,
 )
 
-if TYPE_CHECKING:
-    from jungle_envs.games.jungle_sweep.game import JungleSweep
+if TYPE_CHECKING:  # config.py imports encoding.py, which imports this module
+    from jungle_envs.games.jungle_sweep.config import Config
 
 DIE_ROLL = ChanceEvent("roll a die", tuple(range(NUM_FACES)), (1 / NUM_FACES,) * NUM_FACES)
 
@@ -108,17 +109,6 @@ def broom_path(terrain: list[int], monkey_at: list[int], broom: int, steps: int)
     return pos, swept
 
 
-def broom_reach_distribution(num_dice: int) -> np.ndarray:
-    """P(broom moves exactly s fields) for s = 0.. with ``num_dice`` fair dice."""
-    face = np.zeros(max(DIE_FACE_STEPS) + 1)
-    for steps in DIE_FACE_STEPS:
-        face[steps] += 1 / NUM_FACES
-    pmf = np.array([1.0])
-    for _ in range(num_dice):
-        pmf = np.convolve(pmf, face)
-    return pmf
-
-
 def board(state: JungleSweepState, mover: int) -> tuple[list[int], list[bool]]:
     """Terrain per field and the fields a moving monkey must skip (others and the broom)."""
     terrain = [code if code < PALM else PALM for code in state.ring]
@@ -131,10 +121,10 @@ def board(state: JungleSweepState, mover: int) -> tuple[list[int], list[bool]]:
 
 
 # --- the state machine -----------------------------------------------------------------
-def new_state(game: JungleSweep) -> JungleSweepState:
-    monkeys, nvals = game.num_monkeys, len(game.coconut_values)
+def new_state(config: Config) -> JungleSweepState:
+    monkeys, nvals = config.num_monkeys, len(config.coconut_values)
     return JungleSweepState(
-        phase=SET_ASIDE if game.set_aside_count else LAY_RING,
+        phase=SET_ASIDE if config.set_aside_count else LAY_RING,
         round=0,
         ring=[],
         broom=-1,
@@ -145,75 +135,98 @@ def new_state(game: JungleSweep) -> JungleSweepState:
         pool=[0] * NUM_FACES,
         turn=0,
         pending=-1,
-        supply=list(game.initial_supply),
+        supply=list(config.initial_supply),
         set_aside=[0] * nvals,
         coconuts=[[] for _ in range(monkeys)],
         awards=[],
     )
 
 
-def current_player(game: JungleSweep, state: JungleSweepState) -> int:
+def current_player(config: Config, state: JungleSweepState) -> int:
     if state.phase < CHOOSE_DIE:
         return CHANCE
     if state.phase == GAME_OVER:
         return TERMINAL
-    return state.mover % game.num_players
+    return state.mover % config.num_players
 
 
-def chance_event(game: JungleSweep, state: JungleSweepState) -> ChanceEvent:
+def chance_event(config: Config, state: JungleSweepState) -> ChanceEvent:
     phase = state.phase
     if phase in (ROLL, REROLL):
         return DIE_ROLL
     if phase in (SET_ASIDE, DRAW_COCONUT):
-        counts = dict(zip(game.coconut_values, state.supply, strict=True))
+        counts = dict(zip(config.coconut_values, state.supply, strict=True))
         return ChanceEvent.weighted("draw a coconut (value)", counts)
     if phase == LAY_RING:
-        return ChanceEvent.weighted("lay the next ring tile (tile code)", game.tiles_left(state))
+        return ChanceEvent.weighted("lay the next ring tile (tile code)", tiles_left(config, state))
     raise ValueError(f"no chance event in phase {phase}")
 
 
-def apply_chance(game: JungleSweep, state: JungleSweepState, outcome: int) -> None:
+def tiles_left(config: Config, state: JungleSweepState) -> dict[int, int]:
+    """Tile code -> count still to lay in this round's ring."""
+    counts = _tile_counts_left(config, state)
+    return {code: n for code, n in enumerate(counts) if n}
+
+
+def _tile_counts_left(config: Config, state: JungleSweepState) -> list[int]:
+    counts = list(config.ring_counts[state.round])
+    for code in state.ring:
+        counts[code] -= 1
+    return counts
+
+
+def sample_chance(config: Config, state: JungleSweepState, rng: np.random.Generator) -> int:
+    """An outcome of the pending chance event, the draw ``chance_event`` describes."""
+    phase = state.phase
+    if phase in (ROLL, REROLL):
+        return int(rng.random() * NUM_FACES)
+    if phase == LAY_RING:
+        return draw_from_counts(_tile_counts_left(config, state), rng)
+    return config.coconut_values[draw_from_counts(state.supply, rng)]
+
+
+def apply_chance(config: Config, state: JungleSweepState, outcome: int) -> None:
     phase = state.phase
     if phase == ROLL:
         state.pool[outcome] += 1
-        if sum(state.pool) == game.num_dice:
-            _sweep(game, state)
+        if sum(state.pool) == config.num_dice:
+            _sweep(config, state)
     elif phase == REROLL:
         state.phase = CHOOSE_DIE
         if _move(state, state.mover, outcome):
-            _finish_move(game, state)
+            _finish_move(config, state)
     elif phase == LAY_RING:
         state.ring.append(outcome)
-        if len(state.ring) == game.ring_size(state.round):
+        if len(state.ring) == config.ring_size(state.round):
             _start_round(state)
     else:  # a coconut leaves the supply: set aside unseen, or to the next monkey owed one
-        idx = game.coconut_values.index(outcome)
+        idx = config.coconut_values.index(outcome)
         state.supply[idx] -= 1
         if phase == SET_ASIDE:
             state.set_aside[idx] += 1
-            if sum(state.set_aside) == game.set_aside_count:
+            if sum(state.set_aside) == config.set_aside_count:
                 state.phase = LAY_RING
         else:
             state.coconuts[state.awards.pop(0)].append(outcome)
             if not state.awards:
-                _next_round(game, state)
+                _next_round(config, state)
 
 
-def apply_action(game: JungleSweep, state: JungleSweepState, action: int) -> None:
+def apply_action(config: Config, state: JungleSweepState, action: int) -> None:
     m = state.mover
     if state.phase == CHOOSE_DIE:
         state.pool[action] -= 1
         if state.monkey_pos[m] < 0 or _move(state, m, action):
-            _finish_move(game, state)
+            _finish_move(config, state)
     elif state.phase == WATER:
         if action == WATER_ENTER:
             state.monkey_pos[m] = state.pending
-        _finish_move(game, state)
+        _finish_move(config, state)
     elif state.phase == CLEARING_CHOICE:
         if action == CLEARING_REROLL:
             state.phase = REROLL  # the re-roll is chance; its move follows in apply_chance
         else:
-            _finish_move(game, state)
+            _finish_move(config, state)
     else:  # HILL_CHOICE
         if action == HILL_STEP:
             state.monkey_pos[m] = state.pending
@@ -221,7 +234,7 @@ def apply_action(game: JungleSweep, state: JungleSweepState, action: int) -> Non
             state.phase = CHOOSE_DIE
             if not _land(state, m):
                 return
-        _finish_move(game, state)
+        _finish_move(config, state)
 
 
 def _move(state: JungleSweepState, m: int, face: int) -> bool:
@@ -259,23 +272,23 @@ def _land(state: JungleSweepState, m: int) -> bool:
     return True
 
 
-def _finish_move(game: JungleSweep, state: JungleSweepState) -> None:
+def _finish_move(config: Config, state: JungleSweepState) -> None:
     state.phase, state.pending = CHOOSE_DIE, -1
     state.turn += 1
-    if state.turn < game.num_monkeys:
+    if state.turn < config.num_monkeys:
         return
     # The dice pass to the left.
     state.dice_round += 1
-    state.active = (state.active + 1) % game.num_monkeys
+    state.active = (state.active + 1) % config.num_monkeys
     state.turn = 0
     state.pool = [0] * NUM_FACES
-    if state.dice_round >= game.max_dice_rounds:
-        _safety_net(game, state)
+    if state.dice_round >= config.max_dice_rounds:
+        _safety_net(config, state)
     else:
         state.phase = ROLL
 
 
-def _sweep(game: JungleSweep, state: JungleSweepState) -> None:
+def _sweep(config: Config, state: JungleSweepState) -> None:
     terrain = [code if code < PALM else PALM for code in state.ring]
     monkey_at = [-1] * len(terrain)
     for m, pos in enumerate(state.monkey_pos):
@@ -287,12 +300,12 @@ def _sweep(game: JungleSweep, state: JungleSweepState) -> None:
         state.monkey_pos[m] = -1
         state.leaving_order.append(m)
     if sum(pos >= 0 for pos in state.monkey_pos) <= 1:
-        _end_round(game, state)
+        _end_round(config, state)
     else:
         state.phase, state.turn = CHOOSE_DIE, 0
 
 
-def _safety_net(game: JungleSweep, state: JungleSweepState) -> None:
+def _safety_net(config: Config, state: JungleSweepState) -> None:
     """Sweep the remaining monkeys in clockwise order from the broom."""
     size = len(state.ring)
     remaining = [m for m, pos in enumerate(state.monkey_pos) if pos >= 0]
@@ -300,12 +313,12 @@ def _safety_net(game: JungleSweep, state: JungleSweepState) -> None:
     for m in remaining:
         state.monkey_pos[m] = -1
         state.leaving_order.append(m)
-    _end_round(game, state)
+    _end_round(config, state)
 
 
-def _end_round(game: JungleSweep, state: JungleSweepState) -> None:
+def _end_round(config: Config, state: JungleSweepState) -> None:
     order = state.leaving_order + [m for m, pos in enumerate(state.monkey_pos) if pos >= 0]
-    unrewarded = UNREWARDED[game.num_monkeys]
+    unrewarded = UNREWARDED[config.num_monkeys]
     state.awards = []
     for rank, m in enumerate(order):
         if rank == len(order) - 1:
@@ -317,7 +330,7 @@ def _end_round(game: JungleSweep, state: JungleSweepState) -> None:
     if state.awards:
         state.phase = DRAW_COCONUT
     else:
-        _next_round(game, state)
+        _next_round(config, state)
 
 
 def _start_round(state: JungleSweepState) -> None:
@@ -335,33 +348,33 @@ def _start_round(state: JungleSweepState) -> None:
     state.phase = ROLL
 
 
-def _next_round(game: JungleSweep, state: JungleSweepState) -> None:
+def _next_round(config: Config, state: JungleSweepState) -> None:
     state.round += 1
     state.awards = []
     if state.round == ROUNDS:
         state.phase = GAME_OVER
         return
     state.ring, state.broom = [], -1
-    state.monkey_pos = [-1] * game.num_monkeys
+    state.monkey_pos = [-1] * config.num_monkeys
     state.leaving_order = []
     state.phase = LAY_RING
 
 
 # --- results ----------------------------------------------------------------------------
-def seat_monkeys(game: JungleSweep, seat: int) -> list[int]:
-    return list(range(seat, game.num_monkeys, game.num_players))
+def seat_monkeys(config: Config, seat: int) -> list[int]:
+    return list(range(seat, config.num_monkeys, config.num_players))
 
 
-def scores(game: JungleSweep, state: JungleSweepState) -> list[float]:
+def scores(config: Config, state: JungleSweepState) -> list[float]:
     return [
-        float(sum(sum(state.coconuts[m]) for m in seat_monkeys(game, seat)))
-        for seat in range(game.num_players)
+        float(sum(sum(state.coconuts[m]) for m in seat_monkeys(config, seat)))
+        for seat in range(config.num_players)
     ]
 
 
-def ranking_key(game: JungleSweep, state: JungleSweepState, seat: int) -> tuple[int, ...]:
+def ranking_key(config: Config, state: JungleSweepState, seat: int) -> tuple[int, ...]:
     """Higher is better: coconut value, (2 players: best single monkey), coconut count."""
-    mine = [state.coconuts[m] for m in seat_monkeys(game, seat)]
+    mine = [state.coconuts[m] for m in seat_monkeys(config, seat)]
     value = sum(sum(c) for c in mine)
     count = sum(len(c) for c in mine)
     if len(mine) > 1:
@@ -369,12 +382,32 @@ def ranking_key(game: JungleSweep, state: JungleSweepState, seat: int) -> tuple[
     return (value, count)
 
 
-def winners(game: JungleSweep, state: JungleSweepState) -> list[int]:
+def winners(config: Config, state: JungleSweepState) -> list[int]:
     if state.phase != GAME_OVER:
         return []
-    keys = [ranking_key(game, state, seat) for seat in range(game.num_players)]
+    keys = [ranking_key(config, state, seat) for seat in range(config.num_players)]
     best = max(keys)
     return [seat for seat, key in enumerate(keys) if key == best]
+
+
+def final_details(config: Config, state: JungleSweepState) -> dict[str, Any]:
+    """Each seat's coconut values (sorted) and count, for the env's final ``info``."""
+    return {
+        "coconut_values": [
+            sorted(v for m in seat_monkeys(config, seat) for v in state.coconuts[m])
+            for seat in range(config.num_players)
+        ],
+        "coconut_counts": [
+            sum(len(state.coconuts[m]) for m in seat_monkeys(config, seat))
+            for seat in range(config.num_players)
+        ],
+    }
+
+
+def legal_mask(config: Config, state: JungleSweepState) -> np.ndarray:
+    mask = np.zeros(len(ACTION_NAMES), dtype=bool)
+    mask[legal_actions_in(state)] = True
+    return mask
 
 
 def legal_actions_in(state: JungleSweepState) -> list[int]:

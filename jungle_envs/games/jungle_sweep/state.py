@@ -27,8 +27,8 @@ from jungle_envs.games.jungle_sweep.tables import (
     WATER_HOLE,
 )
 
-if TYPE_CHECKING:
-    from jungle_envs.games.jungle_sweep.game import JungleSweep
+if TYPE_CHECKING:  # config.py imports encoding.py, which imports this module
+    from jungle_envs.games.jungle_sweep.config import Config
 
 
 @dataclass(eq=False)
@@ -44,7 +44,7 @@ class JungleSweepState(GameState):
     pool: list[int]  # dice per face: rolled so far (ROLL), or still to take
     turn: int  # monkeys that have taken a die this dice round
     pending: int  # where a water-hole or hill decision would put the monkey, else -1
-    supply: list[int]  # face-down coconuts per value (index into game.coconut_values)
+    supply: list[int]  # face-down coconuts per value (index into config.coconut_values)
     set_aside: list[int]  # coconuts per value set aside unseen (3 players)
     coconuts: list[list[int]]  # per monkey slot: values of its coconuts (owner sees them)
     awards: list[int]  # monkey slots still owed a coconut, in draw order
@@ -55,14 +55,14 @@ class JungleSweepState(GameState):
         return (self.active + self.turn) % len(self.monkey_pos)
 
 
-def validate(state: JungleSweepState, game: JungleSweep) -> None:
-    """Raise StateError if ``state`` cannot arise in ``game``."""
+def validate(config: Config, state: JungleSweepState) -> None:
+    """Raise StateError if ``state`` cannot arise in a game of ``config``."""
 
     def need(ok: bool, message: str) -> None:
         if not ok:
             raise StateError(message)
 
-    monkeys, nvals, phase = game.num_monkeys, len(game.coconut_values), state.phase
+    monkeys, nvals, phase = config.num_monkeys, len(config.coconut_values), state.phase
     need(0 <= phase < len(PHASE_NAMES), f"phase: phase {phase} unknown")
     need(0 <= state.round <= ROUNDS, f"round: round {state.round} outside 0..{ROUNDS}")
     need(
@@ -77,10 +77,10 @@ def validate(state: JungleSweepState, game: JungleSweep) -> None:
         0 <= state.active < monkeys and 0 <= state.turn < monkeys,
         "active, turn: active/turn out of range",
     )
-    need(0 <= state.dice_round <= game.max_dice_rounds, "dice_round: dice_round out of range")
-    _validate_coconuts(state, game, need, nvals)
+    need(0 <= state.dice_round <= config.max_dice_rounds, "dice_round: dice_round out of range")
+    _validate_coconuts(config, state, need, nvals)
 
-    expected = game.ring_tiles(min(state.round, ROUNDS - 1))
+    expected = config.ring_tiles(min(state.round, ROUNDS - 1))
     laid = Counter(state.ring)
     need(
         all(laid[code] <= expected[code] for code in laid),
@@ -123,16 +123,16 @@ def validate(state: JungleSweepState, game: JungleSweep) -> None:
         return
     need(len(placed) >= 2, "monkey_pos, phase: a round with one monkey left is over")
     need(
-        state.dice_round < game.max_dice_rounds,
+        state.dice_round < config.max_dice_rounds,
         "dice_round, phase: the safety net has ended this round",
     )
     if phase == ROLL:
         need(
-            sum(state.pool) < game.num_dice and state.turn == 0,
+            sum(state.pool) < config.num_dice and state.turn == 0,
             "pool, turn, phase: a roll has dice left to roll",
         )
         return
-    taking = game.num_dice - state.turn - (not decision or phase != CHOOSE_DIE)
+    taking = config.num_dice - state.turn - (not decision or phase != CHOOSE_DIE)
     need(
         sum(state.pool) == taking,
         "pool, turn, phase: dice in the pool do not match the monkeys to take one",
@@ -167,7 +167,7 @@ def validate(state: JungleSweepState, game: JungleSweep) -> None:
         )
 
 
-def _validate_coconuts(state: JungleSweepState, game: JungleSweep, need, nvals: int) -> None:
+def _validate_coconuts(config: Config, state: JungleSweepState, need, nvals: int) -> None:
     need(
         len(state.supply) == nvals and len(state.set_aside) == nvals,
         f"supply, set_aside: {nvals} coconut values",
@@ -177,11 +177,11 @@ def _validate_coconuts(state: JungleSweepState, game: JungleSweep, need, nvals: 
         "supply, set_aside: coconut counts must be >= 0",
     )
     drawn = Counter(v for vals in state.coconuts for v in vals)
-    need(set(drawn) <= set(game.coconut_values), "coconuts: a coconut has an unknown value")
-    for i, value in enumerate(game.coconut_values):
+    need(set(drawn) <= set(config.coconut_values), "coconuts: a coconut has an unknown value")
+    for i, value in enumerate(config.coconut_values):
         total = state.supply[i] + state.set_aside[i] + drawn[value]
         need(
-            total == game.initial_supply[i],
+            total == config.initial_supply[i],
             f"supply, set_aside, coconuts: coconuts of value {value} do not add up",
         )
     aside = sum(state.set_aside)
@@ -190,14 +190,15 @@ def _validate_coconuts(state: JungleSweepState, game: JungleSweep, need, nvals: 
             state.round == 0 and not state.ring,
             "phase, round, ring: coconuts are set aside before the game",
         )
-        need(aside < game.set_aside_count, "set_aside, phase: set-aside is already complete")
+        need(aside < config.set_aside_count, "set_aside, phase: set-aside is already complete")
     else:
         need(
-            aside == game.set_aside_count,
-            f"set_aside, phase: {game.set_aside_count} coconuts are set aside",
+            aside == config.set_aside_count,
+            f"set_aside, phase: {config.set_aside_count} coconuts are set aside",
         )
     need(
-        all(0 <= a < game.num_monkeys for a in state.awards), "awards: awards name unknown monkeys"
+        all(0 <= a < config.num_monkeys for a in state.awards),
+        "awards: awards name unknown monkeys",
     )
     need(
         bool(state.awards) == (state.phase == DRAW_COCONUT),
@@ -209,9 +210,9 @@ def _validate_coconuts(state: JungleSweepState, game: JungleSweep, need, nvals: 
     )
     # Every round hands out the same number of coconuts, so the round caps how many are out
     # (and the supply then lasts to the end). Fewer is a position a test may set up.
-    handed = game.coconuts_per_round * state.round
+    handed = config.coconuts_per_round * state.round
     if state.phase == DRAW_COCONUT:
-        handed += game.coconuts_per_round - len(state.awards)
+        handed += config.coconuts_per_round - len(state.awards)
     need(
         sum(drawn.values()) <= handed,
         f"round, coconuts, awards: by round {state.round} the monkeys hold at most {handed} "
@@ -219,13 +220,13 @@ def _validate_coconuts(state: JungleSweepState, game: JungleSweep, need, nvals: 
     )
 
 
-def resample(state: JungleSweepState, game: JungleSweep, seat: int, rng) -> None:
+def resample(config: Config, state: JungleSweepState, seat: int, rng) -> None:
     """Deal anew, in place, the coconuts ``seat`` has not seen: the values of other seats'
     coconuts, of those set aside (3 players) and of the face-down supply. Each monkey keeps
     its count of coconuts, which everyone sees. The pool of those values is what the box
     held minus the seat's own coconuts, so every deal comes from what the seat knows."""
-    values = game.coconut_values
-    others = [m for m in range(game.num_monkeys) if m % game.num_players != seat]
+    values = config.coconut_values
+    others = [m for m in range(config.num_monkeys) if m % config.num_players != seat]
     pool = [a + b for a, b in zip(state.supply, state.set_aside, strict=True)]
     for m in others:
         for value in state.coconuts[m]:

@@ -1,8 +1,10 @@
-"""Jungle Sweep's compiled twin: the kernels' config, the state row, and registration.
+"""The compiled twin's state row (mirrors ``state.py``): the kernels' config, ``pack`` and
+``unpack`` between a ``JungleSweepState`` and one int32 row.
 
-A state is one int32 row. Scalars come first, then fixed-capacity blocks; a list field
-keeps its length in a scalar slot. The layout (field -> offset) is built from the game's
-options and travels in the config, so one compiled kernel serves every option value.
+Scalars come first, then fixed-capacity blocks; a list field keeps its length in a scalar
+slot. The layout (field -> offset) is built from the game's config and travels in the
+twin config with the observation's offsets, so one compiled kernel serves every option
+value.
 
     scalars  phase round broom active dice_round turn pending ring_len leaving_len
              awards_len, then the coconuts held per monkey (6 slots)
@@ -13,13 +15,14 @@ options and travels in the config, so one compiled kernel serves every option va
 from __future__ import annotations
 
 from collections import namedtuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from jungle_envs.core.compiled.contract import register_twin
-from jungle_envs.games.jungle_sweep import twin_rules, twin_views
+from jungle_envs.core.compiled.twin import TwinUnavailable
 from jungle_envs.games.jungle_sweep.state import JungleSweepState
 from jungle_envs.games.jungle_sweep.tables import (
+    ACTION_NAMES,
     LAST_MONKEY_COCONUTS,
     MAX_MONKEYS,
     NUM_FACES,
@@ -27,6 +30,9 @@ from jungle_envs.games.jungle_sweep.tables import (
     ROUNDS,
     UNREWARDED,
 )
+
+if TYPE_CHECKING:
+    from jungle_envs.games.jungle_sweep.config import Config
 
 SCALARS = (
     "phase",
@@ -42,6 +48,12 @@ SCALARS = (
 )
 COCONUTS_PER_MONKEY = ROUNDS * LAST_MONKEY_COCONUTS  # no monkey earns more in a game
 MAX_AWARDS = LAST_MONKEY_COCONUTS + MAX_MONKEYS  # coconuts handed out in one round, at most
+# The observation's pieces (encoding.layout), whose offsets the twin config carries as
+# obs_<piece>; "moves" is there only with the move_features option (else -1).
+OBSERVATION_PIECES = (
+    "fields", "monkeys", "pool", "phase", "round", "dice_rounds", "players", "supply",
+    "own_coconuts", "own_value", "moves",
+)  # fmt: skip
 
 # Named as the module attribute so that numba's cache pickles it by reference.
 JungleSweepTwinConfig = namedtuple(
@@ -55,18 +67,21 @@ JungleSweepTwinConfig = namedtuple(
         "phase", "round", "broom", "active", "dice_round", "turn", "pending", "ring_len",
         "leaving_len", "awards_len", "held", "ring", "monkey_pos", "leaving", "pool",
         "supply", "set_aside", "coconuts", "awards",
+        # offsets into the observation
+        *(f"obs_{piece}" for piece in OBSERVATION_PIECES),
     ],
 )  # fmt: skip
-Config = JungleSweepTwinConfig
 
 
-def make_config(game) -> Config:
+def make_twin_config(config: Config) -> JungleSweepTwinConfig:
+    """The kernels' config for the game's ``config``: its numbers, its tables as arrays and
+    the offsets into the state row and the observation."""
     at = {name: i for i, name in enumerate(SCALARS)}
     size = len(SCALARS)
-    nvals = len(game.coconut_values)
+    nvals = len(config.coconut_values)
     for name, length in (
         ("held", MAX_MONKEYS),
-        ("ring", game.max_ring_size),
+        ("ring", config.max_ring_size),
         ("monkey_pos", MAX_MONKEYS),
         ("leaving", MAX_MONKEYS),
         ("pool", NUM_FACES),
@@ -76,29 +91,35 @@ def make_config(game) -> Config:
         ("awards", MAX_AWARDS),
     ):
         at[name], size = size, size + length
-    ring_counts = np.array(game._ring_counts, dtype=np.int64)  # rounds x tile codes
-    return Config(
-        num_players=game.num_players,
-        num_actions=game.spec.num_actions,
-        obs_size=game.observation_size,
+    offsets = config.layout.offsets()
+    unknown = sorted(set(offsets) - set(OBSERVATION_PIECES))
+    if unknown:
+        raise TwinUnavailable(f"the twin does not write the observation pieces {unknown}")
+    obs_at = {f"obs_{piece}": offsets.get(piece, -1) for piece in OBSERVATION_PIECES}
+    ring_counts = np.array(config.ring_counts, dtype=np.int64)  # rounds x tile codes
+    return JungleSweepTwinConfig(
+        num_players=config.num_players,
+        num_actions=len(ACTION_NAMES),
+        obs_size=config.observation_size,
         row_size=size,
-        num_monkeys=game.num_monkeys,
-        num_dice=game.num_dice,
-        set_aside_count=game.set_aside_count,
-        max_dice_rounds=game.max_dice_rounds,
-        unrewarded=UNREWARDED[game.num_monkeys],
-        max_ring_size=game.max_ring_size,
-        move_features=bool(game.options["move_features"]),
-        total_supply=max(sum(game.initial_supply), 1),
-        coconut_values=np.array(game.coconut_values, dtype=np.int64),
-        initial_supply=np.array(game.initial_supply, dtype=np.int64),
+        num_monkeys=config.num_monkeys,
+        num_dice=config.num_dice,
+        set_aside_count=config.set_aside_count,
+        max_dice_rounds=config.max_dice_rounds,
+        unrewarded=UNREWARDED[config.num_monkeys],
+        max_ring_size=config.max_ring_size,
+        move_features=bool(config.move_features),
+        total_supply=max(sum(config.initial_supply), 1),
+        coconut_values=np.array(config.coconut_values, dtype=np.int64),
+        initial_supply=np.array(config.initial_supply, dtype=np.int64),
         ring_counts=ring_counts.reshape(ROUNDS, PALM + MAX_MONKEYS),
-        short_of=np.asarray(game._short_of, dtype=np.float64),
+        short_of=np.asarray(config.short_of, dtype=np.float64),
         **at,
+        **obs_at,
     )
 
 
-def pack(game, cfg: Config, state: JungleSweepState, row: np.ndarray) -> None:
+def pack(cfg: JungleSweepTwinConfig, state: JungleSweepState, row: np.ndarray) -> None:
     row[cfg.phase], row[cfg.round], row[cfg.broom] = state.phase, state.round, state.broom
     row[cfg.active], row[cfg.dice_round], row[cfg.turn] = (
         state.active,
@@ -124,7 +145,7 @@ def pack(game, cfg: Config, state: JungleSweepState, row: np.ndarray) -> None:
     row[cfg.awards : cfg.awards + len(state.awards)] = state.awards
 
 
-def unpack(game, cfg: Config, row: np.ndarray) -> JungleSweepState:
+def unpack(cfg: JungleSweepTwinConfig, row: np.ndarray) -> JungleSweepState:
     def block(at: int, length: int) -> list[int]:
         return row[at : at + length].tolist()
 
@@ -150,18 +171,3 @@ def unpack(game, cfg: Config, row: np.ndarray) -> JungleSweepState:
         coconuts=coconuts,
         awards=block(cfg.awards, int(row[cfg.awards_len])),
     )
-
-
-register_twin(
-    Config,
-    init_state=twin_rules.init_state,
-    current_player=twin_rules.current_player,
-    legal_mask=twin_rules.legal_mask,
-    apply_action=twin_rules.apply_action,
-    sample_chance=twin_rules.sample_chance,
-    apply_chance=twin_rules.apply_chance,
-    observe=twin_views.observe,
-    scores=twin_rules.scores,
-    returns=twin_rules.returns,
-    heuristic_action=twin_views.heuristic_action,
-)

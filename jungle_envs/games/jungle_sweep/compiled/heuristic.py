@@ -1,10 +1,9 @@
-"""Jungle Sweep's observation and heuristic as compiled kernels.
+"""Jungle Sweep's heuristic as compiled kernels (mirrors ``heuristic.py``).
 
-``observe`` writes exactly the vector of ``encoding.observe`` (same layout, same float32
-values). ``heuristic_action`` makes the choice of ``heuristic.JungleSweepHeuristic``: it
-reads only what the deciding seat sees (the ring, where monkeys stand, the dice pool and
-whose turn it is) and weighs fields by the same broom-reach table, in the same order, so
-ties break the same way.
+``heuristic_action`` makes the choice of ``heuristic.JungleSweepHeuristic``: it reads only
+what the deciding seat sees (the ring, where monkeys stand, the dice pool and whose turn
+it is) and weighs fields by the same broom-reach table, in the same order, so ties break
+the same way.
 """
 
 from __future__ import annotations
@@ -12,37 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from jungle_envs.core.compiled.jit import kernel
-from jungle_envs.games.jungle_sweep.encoding import (
-    FIELD_FEATURES,
-    MONKEY_FEATURES,
-    MOVE_FEATURES,
-    TERRAIN_COLUMN,
-)
-from jungle_envs.games.jungle_sweep.heuristic import DENIAL_ORDER
-from jungle_envs.games.jungle_sweep.tables import (
-    CHOOSE_DIE,
-    CLEARING,
-    CLEARING_CHOICE,
-    CLEARING_REROLL,
-    CLEARING_STAY,
-    GAME_OVER,
-    HILL,
-    HILL_CHOICE,
-    HILL_STAY,
-    HILL_STEP,
-    MAX_MONKEYS,
-    NUM_FACES,
-    NUM_TERRAINS,
-    PALM,
-    PALM_FACE,
-    ROUNDS,
-    WATER,
-    WATER_ENTER,
-    WATER_HOLE,
-    WATER_STAY,
-)
-from jungle_envs.games.jungle_sweep.twin_rules import (
-    COCONUTS_PER_MONKEY,
+from jungle_envs.games.jungle_sweep.compiled.board import (
     FACE_STEPS,
     mover,
     palm_jump,
@@ -50,133 +19,30 @@ from jungle_envs.games.jungle_sweep.twin_rules import (
     terrain,
     walk,
 )
+from jungle_envs.games.jungle_sweep.compiled.encoding import short_of
+from jungle_envs.games.jungle_sweep.heuristic import DENIAL_ORDER
+from jungle_envs.games.jungle_sweep.tables import (
+    CLEARING,
+    CLEARING_CHOICE,
+    CLEARING_REROLL,
+    CLEARING_STAY,
+    HILL,
+    HILL_CHOICE,
+    HILL_STAY,
+    HILL_STEP,
+    NUM_FACES,
+    PALM,
+    PALM_FACE,
+    WATER,
+    WATER_ENTER,
+    WATER_HOLE,
+    WATER_STAY,
+)
 
-COLUMN = np.array(TERRAIN_COLUMN, dtype=np.int64)
 DENIAL_RANK = np.array([DENIAL_ORDER.index(f) for f in range(NUM_FACES)], dtype=np.int64)
-PHASES = 4  # choose a die, water hole, hill, clearing
-MIN_PLAYERS = 2
 TIE = 1e-9
 
 
-@kernel(inline=True)
-def deciding(s, cfg):
-    phase = s[cfg.phase]
-    return phase in (CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE)
-
-
-@kernel(inline=True)
-def phase_index(phase):
-    if phase == CHOOSE_DIE:
-        return 0
-    if phase == WATER:
-        return 1
-    if phase == HILL_CHOICE:
-        return 2
-    return 3
-
-
-@kernel
-def observe(cfg, s, seat, obs):
-    obs[:] = 0.0
-    monkeys, n = cfg.num_monkeys, cfg.num_players
-    decide = deciding(s, cfg)
-    focus = seat
-    if decide and mover(cfg, s) % n == seat:
-        focus = mover(cfg, s)
-    size, broom = s[cfg.ring_len], s[cfg.broom]
-    start = broom if broom >= 0 else 0
-    for j in range(size):
-        code = s[cfg.ring + (j + start) % size]
-        obs[j * FIELD_FEATURES + COLUMN[code if code < PALM else PALM]] = 1.0
-    if size and s[cfg.phase] != GAME_OVER:
-        for m in range(monkeys):
-            pos = s[cfg.monkey_pos + m]
-            if pos >= 0:
-                field = (pos - start) % size
-                obs[field * FIELD_FEATURES + NUM_TERRAINS + (m - focus) % monkeys] = 1.0
-    if s[cfg.pending] >= 0:
-        obs[((s[cfg.pending] - start) % size) * FIELD_FEATURES + FIELD_FEATURES - 1] = 1.0
-    at = cfg.max_ring_size * FIELD_FEATURES
-    who = mover(cfg, s)
-    for m in range(monkeys):
-        row = at + ((m - focus) % monkeys) * MONKEY_FEATURES
-        obs[row] = 1.0
-        obs[row + 1] = s[cfg.monkey_pos + m] >= 0
-        obs[row + 2] = m % n == seat
-        obs[row + 3] = decide and (m - s[cfg.active]) % monkeys >= s[cfg.turn]
-        obs[row + 4] = m == s[cfg.active]
-        obs[row + 5] = decide and m == who
-        obs[row + 6] = min(s[cfg.held + m] / 8.0, 1.0)
-    at += MAX_MONKEYS * MONKEY_FEATURES
-    if decide:
-        for f in range(NUM_FACES):
-            obs[at + f] = s[cfg.pool + f] / cfg.num_dice
-        obs[at + NUM_FACES + phase_index(s[cfg.phase])] = 1.0
-    at += NUM_FACES + PHASES
-    if s[cfg.round] < ROUNDS:
-        obs[at + s[cfg.round]] = 1.0
-    at += ROUNDS
-    obs[at] = min(s[cfg.dice_round] / 20.0, 1.0)
-    obs[at + 1 + n - MIN_PLAYERS] = 1.0
-    at += 6
-    nvals = cfg.coconut_values.shape[0]
-    left = 0
-    for i in range(nvals):
-        left += s[cfg.supply + i]
-    obs[at] = left / cfg.total_supply
-    at += 1
-    own = 0
-    for m in range(seat, monkeys, n):
-        for k in range(s[cfg.held + m]):
-            value = s[cfg.coconuts + m * COCONUTS_PER_MONKEY + k]
-            i = 0
-            while cfg.coconut_values[i] != value:
-                i += 1
-            obs[at + i] += 1.0 / 16.0  # sixteenths are exact in float32, as in float64
-            own += value
-    for i in range(nvals):
-        obs[at + i] = min(obs[at + i], 1.0)
-    obs[at + nvals] = min(own / 64.0, 1.0)
-    at += nvals + 1
-    if cfg.move_features:
-        move_features(cfg, s, focus, obs, at)
-
-
-@kernel
-def move_features(cfg, s, monkey, obs, at):
-    """Where ``monkey`` would go with each die face (see ``encoding.move_features``)."""
-    pos, broom = positions(cfg, s), s[cfg.broom]
-    start = pos[monkey]
-    if start < 0 or not deciding(s, cfg):
-        return
-    size = s[cfg.ring_len]
-    for face in range(NUM_FACES):
-        if face == 0:
-            target = start
-        elif face == PALM_FACE:
-            target = palm_jump(cfg, s, pos, broom, monkey, start)
-        else:
-            target = walk(cfg, s, pos, broom, monkey, start, FACE_STEPS[face])
-        land = terrain(cfg, s, target)
-        ahead = (target - broom) % size
-        safe = 1.0 if land == PALM else short_of(cfg, ahead)
-        moved = target != start and face != PALM_FACE
-        row = at + face * MOVE_FEATURES
-        obs[row] = s[cfg.pool + face] > 0
-        obs[row + 1] = land == PALM
-        obs[row + 2] = ahead / size
-        obs[row + 3] = safe
-        obs[row + 4] = moved and land == WATER_HOLE
-        obs[row + 5] = moved and land == HILL
-        obs[row + 6] = moved and land == CLEARING
-
-
-@kernel(inline=True)
-def short_of(cfg, ahead):
-    return cfg.short_of[min(ahead, cfg.short_of.shape[0] - 1)]
-
-
-# --- the heuristic ----------------------------------------------------------------------------
 @kernel
 def safety(cfg, s, field):
     if terrain(cfg, s, field) == PALM:

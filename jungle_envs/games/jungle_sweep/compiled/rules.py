@@ -1,8 +1,8 @@
-"""Jungle Sweep rules as compiled kernels over a state row (see ``twin.py`` for the layout).
+"""Jungle Sweep rules as compiled kernels over a state row (mirrors ``rules.py``; the row's
+layout is in ``compiled/state.py``, moving on the board in ``compiled/board.py``).
 
 The same steps, in the same order, as ``rules.py``; the differential tests drive both with
-the same chance outcomes and decisions and compare every state. Movement helpers take the
-monkeys' positions as an array of their own, so the heuristic can move monkeys in thought.
+the same chance outcomes and decisions and compare every state.
 """
 
 from __future__ import annotations
@@ -13,12 +13,20 @@ from jungle_envs.core.compiled.contract import CHANCE, TERMINAL
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.results import returns_from_keys
 from jungle_envs.core.compiled.rng import draw_from_counts
+from jungle_envs.games.jungle_sweep.compiled.board import (
+    FACE_STEPS,
+    mover,
+    palm_jump,
+    positions,
+    terrain,
+    walk,
+)
+from jungle_envs.games.jungle_sweep.compiled.state import COCONUTS_PER_MONKEY
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
     CLEARING,
     CLEARING_CHOICE,
     CLEARING_REROLL,
-    DIE_FACE_STEPS,
     DRAW_COCONUT,
     GAME_OVER,
     HILL,
@@ -31,7 +39,6 @@ from jungle_envs.games.jungle_sweep.tables import (
     PALM,
     PALM_FACE,
     QUICKSAND,
-    QUICKSAND_COST,
     REROLL,
     ROLL,
     ROUNDS,
@@ -40,65 +47,6 @@ from jungle_envs.games.jungle_sweep.tables import (
     WATER_ENTER,
     WATER_HOLE,
 )
-
-FACE_STEPS = np.array(DIE_FACE_STEPS, dtype=np.int64)
-COCONUTS_PER_MONKEY = 8
-
-
-# --- reading the row ------------------------------------------------------------------------
-@kernel(inline=True)
-def terrain(cfg, s, field):
-    code = s[cfg.ring + field]
-    return code if code < PALM else PALM
-
-
-@kernel(inline=True)
-def positions(cfg, s):
-    return s[cfg.monkey_pos : cfg.monkey_pos + cfg.num_monkeys]
-
-
-@kernel(inline=True)
-def mover(cfg, s):
-    return (s[cfg.active] + s[cfg.turn]) % cfg.num_monkeys
-
-
-@kernel(inline=True)
-def occupied(s, pos, broom, skip, field):
-    """Whether a monkey other than ``skip``, or the broom, stands on ``field``."""
-    if field == broom:
-        return True
-    for m in range(pos.shape[0]):
-        if m != skip and pos[m] == field:
-            return True
-    return False
-
-
-# --- movement on a board (pure) ---------------------------------------------------------------
-@kernel
-def walk(cfg, s, pos, broom, mover_slot, start, steps):
-    size = s[cfg.ring_len]
-    here, left = start, steps
-    while left > 0:
-        nxt = (here + 1) % size
-        while occupied(s, pos, broom, mover_slot, nxt) and nxt != start:
-            nxt = (nxt + 1) % size
-        if nxt == start:
-            break
-        cost = QUICKSAND_COST if terrain(cfg, s, nxt) == QUICKSAND else 1
-        if cost > left:
-            break
-        here, left = nxt, left - cost
-    return here
-
-
-@kernel
-def palm_jump(cfg, s, pos, broom, mover_slot, start):
-    size = s[cfg.ring_len]
-    for k in range(1, size + 1):
-        field = (start + k) % size
-        if terrain(cfg, s, field) == PALM and not occupied(s, pos, broom, mover_slot, field):
-            return field
-    return start
 
 
 # --- the state machine ------------------------------------------------------------------------
