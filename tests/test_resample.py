@@ -136,7 +136,7 @@ def test_jungle_sweep_coconuts_are_dealt_with_hypergeometric_odds():
         s for s in random_states(game, seed=5)
         if sum(len(c) for m, c in enumerate(s.coconuts) if m % 3 != 0) >= 2
     )  # fmt: skip
-    values = game.coconut_values
+    values = game.config.coconut_values
     other = next(m for m, c in enumerate(state.coconuts) if m % 3 != 0 and c)
     pool = np.array(state.supply) + np.array(state.set_aside)
     for m, coconuts in enumerate(state.coconuts):
@@ -148,7 +148,7 @@ def test_jungle_sweep_coconuts_are_dealt_with_hypergeometric_odds():
     for index in np.argsort(-pool)[:2]:
         counts = [d.coconuts[other].count(values[index]) for d in draws]
         assert_hypergeometric(counts, size, int(pool[index]), total)
-    mine = [state.coconuts[m] for m in range(0, game.num_monkeys, 3)]
+    mine = [state.coconuts[m] for m in range(0, game.config.num_monkeys, 3)]
     for d in draws[:200]:
-        assert [d.coconuts[m] for m in range(0, game.num_monkeys, 3)] == mine
+        assert [d.coconuts[m] for m in range(0, game.config.num_monkeys, 3)] == mine
         assert sum(d.set_aside) == sum(state.set_aside)
