@@ -235,3 +235,20 @@ def test_the_registry_names_every_game_explicitly():
         assert entry.game.endswith(f":{name}")
         assert entry.env.endswith(f":{name}Env")
         assert jungle_envs.game_class(name).spec.env_name == name
+
+
+def test_the_renamed_vector_module_still_imports_with_a_deprecation_warning():
+    script = (
+        "import warnings\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    from jungle_envs.vector import BatchedVectorEnv\n"
+        "from jungle_envs.process_vector_env import BatchedVectorEnv as Moved\n"
+        "assert BatchedVectorEnv is Moved\n"
+        "print([str(w.message) for w in caught if w.category is DeprecationWarning])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "jungle_envs.process_vector_env" in done.stdout
