@@ -1,13 +1,17 @@
-"""Jungle Sweep's header and config: the options, their checks, and what follows from them.
+"""Jungle Sweep's header and config: the options, their checks, what follows from them, and
+the observation layout.
 
-``SPEC`` declares the game (players, actions, options); ``make_config`` turns a player
-count and checked options into the frozen ``Config`` that every function of the folder
-takes: the options in an immutable form, the numbers the rules derive from them, and the
-observation layout.
+``SPEC`` declares the game (players, actions, options); ``observation_layout`` declares the
+observation (its sizes follow the ring capacity, the number of coconut values and the
+``move_features`` option; ``encoding.py`` writes and reads it); ``make_config`` turns a
+player count and checked options into the frozen ``Config`` that every function of the
+folder takes: the options in an immutable form, the numbers the rules derive from them, and
+the observation layout.
 """
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,24 +20,83 @@ from typing import Any
 import numpy as np
 
 from jungle_envs.core.game import GameSpec, Option, integer_keys
-from jungle_envs.core.layout import Layout
-from jungle_envs.games.jungle_sweep.encoding import layout as observation_layout
+from jungle_envs.core.layout import Layout, Piece
 from jungle_envs.games.jungle_sweep.tables import (
     ACTION_NAMES,
+    CHOOSE_DIE,
+    CLEARING_CHOICE,
     DEFAULT_COCONUTS,
     DEFAULT_MAX_DICE_ROUNDS,
     DEFAULT_TERRAIN,
     DIE_FACE_STEPS,
+    HILL_CHOICE,
     LAST_MONKEY_COCONUTS,
     LATER_LEAVER_COCONUTS,
     MAX_MONKEYS,
     NUM_FACES,
+    NUM_TERRAINS,
     PALM,
     PLAYER_SETUP,
     ROUNDS,
     TERRAIN_KEYS,
     UNREWARDED,
+    WATER,
 )
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6  # the player counts of SPEC
+PLAYER_COUNTS = MAX_PLAYERS - MIN_PLAYERS + 1
+
+# The observation's rows: per ring field, per monkey slot and (move_features) per die face.
+FIELD_FEATURES = NUM_TERRAINS + MAX_MONKEYS + 1
+MONKEY_FEATURES = 7
+MOVE_FEATURES = 7  # per die face, with the move_features option
+DECISION_PHASES = (CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE)  # the phase one-hot
+
+
+@functools.cache
+def observation_layout(max_ring_size: int, num_values: int, move_features: bool) -> Layout:
+    """The observation for a ring capacity, a number of coconut values and the
+    ``move_features`` option."""
+    pieces = [
+        Piece(
+            "fields",
+            (max_ring_size, FIELD_FEATURES),
+            "the ring clockwise from the broom's field (field 0 holds the broom): terrain "
+            "one-hot (palm, path, quicksand, clearing, water hole, hill), the monkey on it "
+            f"one-hot by rotated slot ({MAX_MONKEYS}), 1 where a pending water-hole/hill "
+            "decision would put the monkey; fields the ring no longer has are all zero",
+        ),
+        Piece(
+            "monkeys",
+            (MAX_MONKEYS, MONKEY_FEATURES),
+            "per rotated slot: exists, in play, the observer's, still to take a die this dice "
+            "round, holds the dice, deciding now, coconuts / 8",
+        ),
+        Piece("pool", (NUM_FACES,), "dice left per face (0 1 2 3 4 PALM) / number of dice"),
+        Piece(
+            "phase",
+            (len(DECISION_PHASES),),
+            "one-hot: choose a die, water hole, hill, clearing (re-roll or stay)",
+        ),
+        Piece("round", (ROUNDS,), "one-hot round 1-4"),
+        Piece("dice_rounds", (1,), "dice rounds played this round / 20, at most 1"),
+        Piece("players", (PLAYER_COUNTS,), "one-hot 2-6 players"),
+        Piece("supply", (1,), "coconuts left face down / coconuts in the box"),
+        Piece("own_coconuts", (num_values,), "the observer's coconuts per value / 16"),
+        Piece("own_value", (1,), "the observer's coconut value / 64"),
+    ]
+    if move_features:
+        pieces.append(
+            Piece(
+                "moves",
+                (NUM_FACES, MOVE_FEATURES),
+                "option `move_features` only: per die face, whether it is in the pool, and "
+                "where it would take my monkey: a palm, fields ahead of the broom / ring size, "
+                "chance the broom's next roll falls short of it (1 on a palm), a water-hole / "
+                "hill / re-roll landing",
+            )
+        )
+    return Layout(pieces)
 
 
 def _check_terrain(value: Any) -> dict[str, int]:
@@ -80,8 +143,8 @@ def _check_positive_int(value: Any) -> int:
 SPEC = GameSpec(
     name="jungle_sweep",
     env_name="JungleSweep",
-    min_players=2,
-    max_players=6,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     default_players=4,
     action_names=ACTION_NAMES,
     # Per round at most max_dice_rounds dice rounds; per dice round a seat decides for at

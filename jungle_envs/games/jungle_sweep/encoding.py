@@ -1,9 +1,10 @@
 """Jungle Sweep observation: a flat float32 vector in [0, 1] from one seat's point of view.
 
-The vector is the ``Layout`` that ``layout`` builds (the table is in
-docs/rules/jungle_sweep.md): the ring, the monkeys, the dice pool, phase, round, dice
-rounds, player count, supply, the observer's own coconuts and, with the ``move_features``
-option, where each die face would take the observer's monkey. Its sizes follow the ring
+The vector is the ``Layout`` that ``config.observation_layout`` builds and the game's
+``Config`` carries as ``layout`` (the table is in docs/rules/jungle_sweep.md): the ring, the
+monkeys, the dice pool, phase, round, dice rounds, player count, supply, the observer's own
+coconuts and, with the ``move_features`` option, where each die face would take the
+observer's monkey. Its sizes follow the ring
 capacity (6 palms + the non-palm terrain, 20 by default) and the number of coconut values
 (5 by default).
 
@@ -17,88 +18,35 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from jungle_envs.core.layout import Layout, Piece
+from jungle_envs.games.jungle_sweep.config import (
+    DECISION_PHASES,
+    FIELD_FEATURES,
+    MIN_PLAYERS,
+    MONKEY_FEATURES,
+    MOVE_FEATURES,
+    Config,
+)
 from jungle_envs.games.jungle_sweep.rules import board, palm_jump, walk
+from jungle_envs.games.jungle_sweep.state import JungleSweepState
 from jungle_envs.games.jungle_sweep.tables import (
-    CHOOSE_DIE,
     CLEARING,
-    CLEARING_CHOICE,
     DIE_FACE_STEPS,
     GAME_OVER,
     HILL,
-    HILL_CHOICE,
     MAX_MONKEYS,
     NUM_FACES,
     NUM_TERRAINS,
     PALM,
     PALM_FACE,
     ROUNDS,
-    WATER,
     WATER_HOLE,
 )
 
-if TYPE_CHECKING:  # config.py imports this module for ``layout``
-    from jungle_envs.games.jungle_sweep.config import Config
-    from jungle_envs.games.jungle_sweep.state import JungleSweepState
-
-FIELD_FEATURES = NUM_TERRAINS + MAX_MONKEYS + 1
-MOVE_FEATURES = 7  # per die face, with the move_features option
-MONKEY_FEATURES = 7
 # Terrain one-hot order puts the palm first; JUNGLE_PATH..HILL follow.
 TERRAIN_COLUMN = (1, 2, 3, 4, 5, 0)
-DECISION_PHASES = (CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE)
-MIN_PLAYERS = 2
-PLAYER_COUNTS = 5  # 2-6 players
-
-
-@functools.cache
-def layout(max_ring_size: int, num_values: int, move_features: bool) -> Layout:
-    """The observation for a ring capacity, a number of coconut values and the
-    ``move_features`` option."""
-    pieces = [
-        Piece(
-            "fields",
-            (max_ring_size, FIELD_FEATURES),
-            "the ring clockwise from the broom's field (field 0 holds the broom): terrain "
-            "one-hot (palm, path, quicksand, clearing, water hole, hill), the monkey on it "
-            f"one-hot by rotated slot ({MAX_MONKEYS}), 1 where a pending water-hole/hill "
-            "decision would put the monkey; fields the ring no longer has are all zero",
-        ),
-        Piece(
-            "monkeys",
-            (MAX_MONKEYS, MONKEY_FEATURES),
-            "per rotated slot: exists, in play, the observer's, still to take a die this dice "
-            "round, holds the dice, deciding now, coconuts / 8",
-        ),
-        Piece("pool", (NUM_FACES,), "dice left per face (0 1 2 3 4 PALM) / number of dice"),
-        Piece(
-            "phase",
-            (len(DECISION_PHASES),),
-            "one-hot: choose a die, water hole, hill, clearing (re-roll or stay)",
-        ),
-        Piece("round", (ROUNDS,), "one-hot round 1-4"),
-        Piece("dice_rounds", (1,), "dice rounds played this round / 20, at most 1"),
-        Piece("players", (PLAYER_COUNTS,), "one-hot 2-6 players"),
-        Piece("supply", (1,), "coconuts left face down / coconuts in the box"),
-        Piece("own_coconuts", (num_values,), "the observer's coconuts per value / 16"),
-        Piece("own_value", (1,), "the observer's coconut value / 64"),
-    ]
-    if move_features:
-        pieces.append(
-            Piece(
-                "moves",
-                (NUM_FACES, MOVE_FEATURES),
-                "option `move_features` only: per die face, whether it is in the pool, and "
-                "where it would take my monkey: a palm, fields ahead of the broom / ring size, "
-                "chance the broom's next roll falls short of it (1 on a palm), a water-hole / "
-                "hill / re-roll landing",
-            )
-        )
-    return Layout(pieces)
 
 
 def focus_monkey(config: Config, state: JungleSweepState, seat: int) -> int:

@@ -12,10 +12,9 @@ monkey in the two-player game).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from jungle_envs.games.jungle_sweep.config import Config
 from jungle_envs.games.jungle_sweep.encoding import View, decode
 from jungle_envs.games.jungle_sweep.rules import palm_jump, walk
 from jungle_envs.games.jungle_sweep.tables import (
@@ -36,9 +35,6 @@ from jungle_envs.games.jungle_sweep.tables import (
     WATER_HOLE,
     WATER_STAY,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.jungle_sweep.config import Config
 
 # Among equally good dice, which to prefer when nothing else decides: the escape first.
 DENIAL_ORDER = (PALM_FACE, 4, 3, 2, 1, 0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -24,8 +24,10 @@ from jungle_envs.core.image import (
     Color,
     stamp_text,
 )
+from jungle_envs.games.jungle_sweep.config import Config
 from jungle_envs.games.jungle_sweep.render import monkey_label, result_text
 from jungle_envs.games.jungle_sweep.rules import seat_monkeys, winners
+from jungle_envs.games.jungle_sweep.state import JungleSweepState
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
     CLEARING_CHOICE,
@@ -43,10 +45,6 @@ from jungle_envs.games.jungle_sweep.tables import (
     TERRAIN_SYMBOLS,
     WATER,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.jungle_sweep.config import Config
-    from jungle_envs.games.jungle_sweep.state import JungleSweepState
 
 FRAME_SIZE = (960, 640)
 STATUS_HEIGHT = 34

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from jungle_envs.games.jungle_sweep import rules
+from jungle_envs.games.jungle_sweep.config import Config
+from jungle_envs.games.jungle_sweep.state import JungleSweepState
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
     CLEARING_CHOICE,
@@ -23,10 +23,6 @@ from jungle_envs.games.jungle_sweep.tables import (
     TERRAIN_SYMBOLS,
     WATER,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.jungle_sweep.config import Config
-    from jungle_envs.games.jungle_sweep.state import JungleSweepState
 
 LEGEND = "P=palm J=jungle path Q=quicksand C=clearing W=water hole H=hill; B=broom, digits=monkeys"
 

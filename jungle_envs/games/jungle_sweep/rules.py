@@ -7,12 +7,15 @@ policy can look ahead with exactly the engine's rules.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent, draw_from_counts
+from jungle_envs.core.state import deal_counts
+from jungle_envs.games.jungle_sweep.config import Config
 from jungle_envs.games.jungle_sweep.state import JungleSweepState
+from jungle_envs.games.jungle_sweep.state import validate as validate_state
 from jungle_envs.games.jungle_sweep.tables import (
     ACTION_NAMES,
     CHOOSE_DIE,
@@ -42,9 +45,6 @@ from jungle_envs.games.jungle_sweep.tables import (
     WATER_ENTER,
     WATER_HOLE,
 )
-
-if TYPE_CHECKING:  # config.py imports encoding.py, which imports this module
-    from jungle_envs.games.jungle_sweep.config import Config
 
 DIE_ROLL = ChanceEvent("roll a die", tuple(range(NUM_FACES)), (1 / NUM_FACES,) * NUM_FACES)
 
@@ -406,12 +406,12 @@ def final_details(config: Config, state: JungleSweepState) -> dict[str, Any]:
 
 def legal_mask(config: Config, state: JungleSweepState) -> np.ndarray:
     mask = np.zeros(len(ACTION_NAMES), dtype=bool)
-    mask[legal_actions_in(state)] = True
+    mask[legal_actions(config, state)] = True
     return mask
 
 
-def legal_actions_in(state: JungleSweepState) -> list[int]:
-    """Legal actions as a list (the mask is built from this)."""
+def legal_actions(config: Config, state: JungleSweepState) -> list[int]:
+    """The deciding seat's legal actions, ascending (the mask is built from this)."""
     if state.phase == CHOOSE_DIE:
         return [f for f in range(NUM_FACES) if state.pool[f] > 0]
     if state.phase == WATER:
@@ -421,3 +421,28 @@ def legal_actions_in(state: JungleSweepState) -> list[int]:
     if state.phase == CLEARING_CHOICE:
         return [CLEARING_REROLL, CLEARING_REROLL + 1]
     return []
+
+
+# --- checks and hidden information ------------------------------------------------------
+def validate(config: Config, state: JungleSweepState) -> None:
+    """Raise StateError if ``state`` cannot arise in a game of ``config``: ``state.validate``
+    checks every invariant (none of this game's needs the rules)."""
+    validate_state(config, state)
+
+
+def resample(config: Config, state: JungleSweepState, seat: int, rng) -> None:
+    """Deal anew, in place, the coconuts ``seat`` has not seen: the values of other seats'
+    coconuts, of those set aside (3 players) and of the face-down supply. Each monkey keeps
+    its count of coconuts, which everyone sees. The pool of those values is what the box
+    held minus the seat's own coconuts, so every deal comes from what the seat knows."""
+    values = config.coconut_values
+    others = [m for m in range(config.num_monkeys) if m % config.num_players != seat]
+    pool = [a + b for a, b in zip(state.supply, state.set_aside, strict=True)]
+    for m in others:
+        for value in state.coconuts[m]:
+            pool[values.index(value)] += 1
+    sizes = [len(state.coconuts[m]) for m in others] + [sum(state.set_aside)]
+    *hands, set_aside, supply = deal_counts(pool, sizes, rng)
+    for m, hand in zip(others, hands, strict=True):
+        state.coconuts[m] = [value for value, n in zip(values, hand, strict=True) for _ in range(n)]
+    state.set_aside, state.supply = set_aside, supply

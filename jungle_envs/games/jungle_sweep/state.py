@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from jungle_envs.core.state import GameState, StateError, deal_counts
+from jungle_envs.core.state import GameState, StateError
+from jungle_envs.games.jungle_sweep.config import Config
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
     CLEARING,
@@ -26,9 +26,6 @@ from jungle_envs.games.jungle_sweep.tables import (
     WATER,
     WATER_HOLE,
 )
-
-if TYPE_CHECKING:  # config.py imports encoding.py, which imports this module
-    from jungle_envs.games.jungle_sweep.config import Config
 
 
 @dataclass(eq=False)
@@ -56,7 +53,8 @@ class JungleSweepState(GameState):
 
 
 def validate(config: Config, state: JungleSweepState) -> None:
-    """Raise StateError if ``state`` cannot arise in a game of ``config``."""
+    """Raise StateError if ``state`` cannot arise in a game of ``config``; ``rules.validate``
+    calls this (every invariant of this game is checked here, none needs the rules)."""
 
     def need(ok: bool, message: str) -> None:
         if not ok:
@@ -218,21 +216,3 @@ def _validate_coconuts(config: Config, state: JungleSweepState, need, nvals: int
         f"round, coconuts, awards: by round {state.round} the monkeys hold at most {handed} "
         f"coconuts, not {sum(drawn.values())}",
     )
-
-
-def resample(config: Config, state: JungleSweepState, seat: int, rng) -> None:
-    """Deal anew, in place, the coconuts ``seat`` has not seen: the values of other seats'
-    coconuts, of those set aside (3 players) and of the face-down supply. Each monkey keeps
-    its count of coconuts, which everyone sees. The pool of those values is what the box
-    held minus the seat's own coconuts, so every deal comes from what the seat knows."""
-    values = config.coconut_values
-    others = [m for m in range(config.num_monkeys) if m % config.num_players != seat]
-    pool = [a + b for a, b in zip(state.supply, state.set_aside, strict=True)]
-    for m in others:
-        for value in state.coconuts[m]:
-            pool[values.index(value)] += 1
-    sizes = [len(state.coconuts[m]) for m in others] + [sum(state.set_aside)]
-    *hands, set_aside, supply = deal_counts(pool, sizes, rng)
-    for m, hand in zip(others, hands, strict=True):
-        state.coconuts[m] = [value for value, n in zip(values, hand, strict=True) for _ in range(n)]
-    state.set_aside, state.supply = set_aside, supply

@@ -1,7 +1,7 @@
 """Jungle Sweep: the material and numbers of the rulings, as data.
 
 Everything marked *(tunable)* in the rulings is a default here and an option of the game
-(see ``game.py``); everything else is a fixed rule.
+(see ``config.py``); everything else is a fixed rule.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ def occupied(s, pos, broom, skip, field):
     """Whether a monkey other than ``skip``, or the broom, stands on ``field``."""
     if field == broom:
         return True
-    for m in range(pos.shape[0]):  # noqa: SIM110 - numba compiles loops, not any()
+    for m in range(pos.shape[0]):
         if m != skip and pos[m] == field:
             return True
     return False

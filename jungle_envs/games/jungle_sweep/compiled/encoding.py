@@ -1,7 +1,8 @@
 """Jungle Sweep's observation as a compiled kernel (mirrors ``encoding.py``).
 
 ``observe`` writes exactly the vector of ``encoding.observe`` (same layout, same float32
-values), at the offsets of ``encoding.layout`` that the twin config carries (``obs_*``).
+values), at the offsets of ``config.observation_layout`` that the twin config carries
+(``obs_*``).
 """
 
 from __future__ import annotations
@@ -18,13 +19,13 @@ from jungle_envs.games.jungle_sweep.compiled.board import (
     walk,
 )
 from jungle_envs.games.jungle_sweep.compiled.state import COCONUTS_PER_MONKEY
-from jungle_envs.games.jungle_sweep.encoding import (
+from jungle_envs.games.jungle_sweep.config import (
     FIELD_FEATURES,
     MIN_PLAYERS,
     MONKEY_FEATURES,
     MOVE_FEATURES,
-    TERRAIN_COLUMN,
 )
+from jungle_envs.games.jungle_sweep.encoding import TERRAIN_COLUMN
 from jungle_envs.games.jungle_sweep.tables import (
     CHOOSE_DIE,
     CLEARING,

@@ -15,11 +15,11 @@ value.
 from __future__ import annotations
 
 from collections import namedtuple
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from jungle_envs.core.compiled.twin import TwinUnavailable
+from jungle_envs.games.jungle_sweep.config import Config
 from jungle_envs.games.jungle_sweep.state import JungleSweepState
 from jungle_envs.games.jungle_sweep.tables import (
     ACTION_NAMES,
@@ -30,9 +30,6 @@ from jungle_envs.games.jungle_sweep.tables import (
     ROUNDS,
     UNREWARDED,
 )
-
-if TYPE_CHECKING:
-    from jungle_envs.games.jungle_sweep.config import Config
 
 SCALARS = (
     "phase",
@@ -48,7 +45,7 @@ SCALARS = (
 )
 COCONUTS_PER_MONKEY = ROUNDS * LAST_MONKEY_COCONUTS  # no monkey earns more in a game
 MAX_AWARDS = LAST_MONKEY_COCONUTS + MAX_MONKEYS  # coconuts handed out in one round, at most
-# The observation's pieces (encoding.layout), whose offsets the twin config carries as
+# The observation's pieces (config.observation_layout), whose offsets the twin config carries as
 # obs_<piece>; "moves" is there only with the move_features option (else -1).
 OBSERVATION_PIECES = (
     "fields", "monkeys", "pool", "phase", "round", "dice_rounds", "players", "supply",
