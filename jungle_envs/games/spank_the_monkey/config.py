@@ -1,6 +1,11 @@
-"""Spank the Monkey's header and config: the game spec with its options, and the frozen
-``Config`` every function of the folder takes (player count, option values and what the
-rules derive from them)."""
+"""Spank the Monkey's header and config: the game spec with its options, the observation
+layout, and the frozen ``Config`` every function of the folder takes (player count, option
+values and what the rules derive from them).
+
+``LAYOUT`` declares the observation (T = 44 card types in table order, S = 6 seat slots,
+L = 42 tower levels; the same for every player count and option; ``encoding.py`` writes
+and reads it, ``LAYOUT.table()`` is the table in docs/rules/spank_the_monkey.md).
+"""
 
 from __future__ import annotations
 
@@ -9,20 +14,73 @@ from dataclasses import dataclass
 from typing import Any
 
 from jungle_envs.core.game import GameSpec, Option
-from jungle_envs.core.layout import Layout
-from jungle_envs.games.spank_the_monkey.encoding import LAYOUT
+from jungle_envs.core.layout import Layout, Piece
 from jungle_envs.games.spank_the_monkey.tables import (
     ACTIONS,
+    ATTACK_TYPES,
     CARD_INDEX,
     CARDS,
+    CATEGORIES,
+    DECISION_PHASES,
     DEFAULT_MONKEY_BASE,
     DEFAULT_MONKEY_FLOOR,
+    DEFENSE_TYPES,
     HAND_SIZE,
     JUNK,
+    MAX_DISCARDS,
     MAX_LEVELS,
+    MAX_SEATS,
+    NUM_TYPES,
 )
 
 DEFAULT_DECK = {card.name: card.copies for card in CARDS}
+
+# The observation: a flat float32 vector in [0, 1] from one seat's point of view, seats
+# rotated so that the observer is slot 0; other players' hands appear only as sizes, the
+# deck only as its size.
+LEVEL_FEATURES = 4 + len(CATEGORIES)
+SEAT_FEATURES = 4
+MIN_PLAYERS = 2
+LAYOUT = Layout(
+    [
+        Piece(
+            "hand", (NUM_TYPES,), "my cards per type / the most copies of any card (5 by default)"
+        ),
+        Piece(
+            "towers",
+            (MAX_SEATS, MAX_LEVELS, LEVEL_FEATURES),
+            "per rotated seat and level from the bottom: present, height / 4, strength "
+            "with braces / 12, reinforcement / 3, 7 category flags (MACHINE LEISURE ILLEGAL "
+            "HOUSEHOLD GARDEN VEHICLE ANIMAL)",
+        ),
+        Piece(
+            "seats",
+            (MAX_SEATS, SEAT_FEATURES),
+            "per rotated seat: cards in hand / 15, tower height / 30, in spank reach, on turn",
+        ),
+        Piece("monkey", (1,), "monkey height / 20"),
+        Piece("deck", (1,), "cards left in the deck / cards in the game"),
+        Piece(
+            "discards",
+            (NUM_TYPES,),
+            "cards per type in the discard pile / the most copies of any card",
+        ),
+        Piece("top", (NUM_TYPES,), "one-hot: the top card of the discard pile"),
+        Piece(
+            "phase",
+            (len(DECISION_PHASES),),
+            "one-hot decision: draw a second card, build, reinforce, attack, target player, "
+            "target card, defend, trampoline target, spank, discard",
+        ),
+        Piece("attack_card", (len(ATTACK_TYPES),), "the pending attack's card, one-hot"),
+        Piece("attack_target", (MAX_SEATS,), "the pending attack's target, rotated seat one-hot"),
+        Piece("attack_level", (1,), f"the pending attack's target level / {MAX_LEVELS}"),
+        Piece("attack_defense", (len(DEFENSE_TYPES),), "the defense card played, one-hot"),
+        Piece("attack_redirected", (1,), "the pending attack was redirected by a Trampoline"),
+        Piece("discards_left", (1,), f"discards left this turn / {MAX_DISCARDS}"),
+        Piece("players", (5,), "one-hot 2-6 players"),
+    ]
+)
 
 
 def _check_deck(value: Any) -> dict[str, int]:

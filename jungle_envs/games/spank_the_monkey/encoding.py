@@ -1,19 +1,23 @@
 """Spank the Monkey observation: a flat float32 vector in [0, 1] from one seat's view.
 
-The layout is ``LAYOUT`` below (T = 44 card types in table order, S = 6 seat slots, L = 42
-tower levels); ``LAYOUT.table()`` is the table in docs/rules/spank_the_monkey.md. Seats
-are rotated so the observer is slot 0. Other players' hands appear only as sizes; the deck
-only as its size.
+Its layout is ``config.LAYOUT`` (T = 44 card types in table order, S = 6 seat slots, L = 42
+tower levels; docs/rules/spank_the_monkey.md shows it), which the game's ``Config`` carries
+as ``layout``: all offsets below come from it. Seats are rotated so the observer is slot 0.
+Other players' hands appear only as sizes; the deck only as its size.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from jungle_envs.core.layout import Layout, Piece
+from jungle_envs.games.spank_the_monkey.config import (
+    LEVEL_FEATURES,
+    MIN_PLAYERS,
+    SEAT_FEATURES,
+    Config,
+)
 from jungle_envs.games.spank_the_monkey.state import NO_CARD, SpankState
 from jungle_envs.games.spank_the_monkey.tables import (
     ATTACK_TYPES,
@@ -26,53 +30,6 @@ from jungle_envs.games.spank_the_monkey.tables import (
     MAX_SEATS,
     NUM_TYPES,
     SPANK_REACH,
-)
-
-if TYPE_CHECKING:  # config.py builds its Config with this module's LAYOUT
-    from jungle_envs.games.spank_the_monkey.config import Config
-
-LEVEL_FEATURES = 4 + len(CATEGORIES)
-SEAT_FEATURES = 4
-MIN_PLAYERS = 2
-LAYOUT = Layout(
-    [
-        Piece(
-            "hand", (NUM_TYPES,), "my cards per type / the most copies of any card (5 by default)"
-        ),
-        Piece(
-            "towers",
-            (MAX_SEATS, MAX_LEVELS, LEVEL_FEATURES),
-            "per rotated seat and level from the bottom: present, height / 4, strength "
-            "with braces / 12, reinforcement / 3, 7 category flags (MACHINE LEISURE ILLEGAL "
-            "HOUSEHOLD GARDEN VEHICLE ANIMAL)",
-        ),
-        Piece(
-            "seats",
-            (MAX_SEATS, SEAT_FEATURES),
-            "per rotated seat: cards in hand / 15, tower height / 30, in spank reach, on turn",
-        ),
-        Piece("monkey", (1,), "monkey height / 20"),
-        Piece("deck", (1,), "cards left in the deck / cards in the game"),
-        Piece(
-            "discards",
-            (NUM_TYPES,),
-            "cards per type in the discard pile / the most copies of any card",
-        ),
-        Piece("top", (NUM_TYPES,), "one-hot: the top card of the discard pile"),
-        Piece(
-            "phase",
-            (len(DECISION_PHASES),),
-            "one-hot decision: draw a second card, build, reinforce, attack, target player, "
-            "target card, defend, trampoline target, spank, discard",
-        ),
-        Piece("attack_card", (len(ATTACK_TYPES),), "the pending attack's card, one-hot"),
-        Piece("attack_target", (MAX_SEATS,), "the pending attack's target, rotated seat one-hot"),
-        Piece("attack_level", (1,), f"the pending attack's target level / {MAX_LEVELS}"),
-        Piece("attack_defense", (len(DEFENSE_TYPES),), "the defense card played, one-hot"),
-        Piece("attack_redirected", (1,), "the pending attack was redirected by a Trampoline"),
-        Piece("discards_left", (1,), f"discards left this turn / {MAX_DISCARDS}"),
-        Piece("players", (5,), "one-hot 2-6 players"),
-    ]
 )
 
 # Per junk type: the static part of a level's features.

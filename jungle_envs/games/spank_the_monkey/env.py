@@ -32,7 +32,8 @@ class SpankTheMonkeyEnv(JungleEnv):
     `Box(0, 1, (2970,), float32)`: the observer's hand, every tower level by level
     (height, strength, reinforcement, categories), hand sizes and tower heights, the
     monkey, the deck size, the discard pile and its top card, the phase and the pending
-    attack. Other hands are hidden. Layout: `jungle_envs/games/spank_the_monkey/encoding.py`.
+    attack. Other hands are hidden. Layout: `game.config.layout`
+    (`jungle_envs/games/spank_the_monkey/config.py`) and docs/rules/spank_the_monkey.md.
 
     ## Rewards
     +1 for spanking the monkey, -1 when another player does, 0 for everybody when the

@@ -127,18 +127,18 @@ def draw(config: Config, state: SpankState, viewer: int | None) -> np.ndarray:
     n = config.num_players
     scale_top, unit = scale_of(state)
     column = (WIDTH - MARGIN - SCALE_X) / n
-    title(canvas, state, config)
+    title(canvas, config, state)
     middle(canvas, state)
     scale(canvas, state, scale_top, unit)
     for seat in range(n):
         x = SCALE_X + seat * column
         tower(canvas, state, seat, x, column, unit)
-        plate(canvas, state, seat, viewer, x, column)
+        plate(canvas, config, state, seat, viewer, x, column)
         hand(canvas, state.hands[seat], viewer in (None, seat), x, column)
     return canvas.to_array()
 
 
-def title(canvas: Canvas, state: SpankState, config: Config) -> None:
+def title(canvas: Canvas, config: Config, state: SpankState) -> None:
     head = f"Spank the Monkey - {config.num_players} players - turn {state.turns}"
     stamp_text(canvas, (MARGIN + 6, 12), head, 20)
     if state.phase == GAME_OVER:
@@ -149,7 +149,7 @@ def title(canvas: Canvas, state: SpankState, config: Config) -> None:
         )
         stamp_text(canvas, (WIDTH / 2 - 60, 14), "GAME OVER: " + status, 17, HIGHLIGHT)
         return
-    decider = current_player(state)
+    decider = current_player(config, state)
     if state.player < 0:
         status = f"dealing ({PHASE_NAMES[state.phase]})"
     elif decider >= 0 and decider != state.player:
@@ -288,11 +288,11 @@ def tower(canvas: Canvas, state: SpankState, seat: int, x: float, column: float,
         base += card.height
 
 
-def plate(canvas, state: SpankState, seat, viewer, x: float, column: float) -> None:
+def plate(canvas, config: Config, state: SpankState, seat, viewer, x: float, column: float) -> None:
     color = SEAT_COLORS[seat]
     tint = tuple(int(c + (255 - c) * 0.75) for c in color)
     box = (x + 4, PLATES[0], x + column - 4, PLATES[1])
-    to_move = state.phase != GAME_OVER and seat in (state.player, current_player(state))
+    to_move = state.phase != GAME_OVER and seat in (state.player, current_player(config, state))
     canvas.box(box, fill=tint, outline=color, width=4 if to_move else 2, radius=6)
     name = f"seat {seat}" + (" (you)" if seat == viewer else "")
     stamp_text(canvas, (x + 12, PLATES[0] + 5), name, 15)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent, draw_from_counts
+from jungle_envs.core.state import StateError, deal_counts
 from jungle_envs.games.spank_the_monkey.config import Config
 from jungle_envs.games.spank_the_monkey.state import (
     CARD,
@@ -24,6 +25,7 @@ from jungle_envs.games.spank_the_monkey.state import (
     can_spank,
     tower_height,
 )
+from jungle_envs.games.spank_the_monkey.state import validate as validate_state
 from jungle_envs.games.spank_the_monkey.tables import (
     ACTIONS,
     ATTACK_CHOICE,
@@ -38,6 +40,7 @@ from jungle_envs.games.spank_the_monkey.tables import (
     COLLAPSE_NONE,
     COLLAPSE_ONE,
     COLLAPSE_ROLL,
+    DECISION_PHASES,
     DEFEND,
     DEFENSE_TYPES,
     DIE,
@@ -135,11 +138,11 @@ def new_state(config: Config) -> SpankState:
         monkey=config.monkey_start, draws=[], after_draws=PICK_START, attack=[], queue=[],
         discards_left=0, winner=-1, turns=0,
     )  # fmt: skip
-    start_draws(state, [seat for _ in range(HAND_SIZE) for seat in range(n)], PICK_START)
+    start_draws(config, state, [seat for _ in range(HAND_SIZE) for seat in range(n)], PICK_START)
     return state
 
 
-def current_player(state: SpankState) -> int:
+def current_player(config: Config, state: SpankState) -> int:
     if state.phase in DEFENDER_PHASES:
         return state.attack[TARGET]
     if state.phase == GAME_OVER:
@@ -178,36 +181,36 @@ def apply_chance(config: Config, state: SpankState, outcome: int) -> None:
     if phase == DRAW:
         state.deck[outcome] -= 1
         state.hands[state.draws.pop(0)][outcome] += 1
-        continue_draws(state)
+        continue_draws(config, state)
     elif phase == PICK_START:
         state.player = outcome
-        start_turn(state)
+        start_turn(config, state)
     elif phase == ATTACK_ROLL:
-        resolve_attack(state, outcome)
+        resolve_attack(config, state, outcome)
     elif phase == COLLAPSE_ROLL:
         _, target, level, _, _ = state.attack
         if outcome not in COLLAPSE_NONE:
             fall(state, target, level, 1 if outcome in COLLAPSE_ONE else None)
         state.attack = []
-        enter(state, ATTACK_CHOICE)
+        enter(config, state, ATTACK_CHOICE)
     elif phase == QUAKE_ROLL:
         seat = state.queue.pop(0)
         if outcome in QUAKE_TOPPLES:
             fall(state, seat, len(state.towers[seat]) - 1, 1)
         if not state.queue:
-            enter(state, ATTACK_CHOICE)
+            enter(config, state, ATTACK_CHOICE)
     elif phase == INSPECT:
         seat = state.queue.pop(0)
         state.hands[seat][outcome] -= 1
         state.discard.append(outcome)
         if not state.queue:
-            enter(state, ATTACK_CHOICE)
+            enter(config, state, ATTACK_CHOICE)
     else:  # SPANK_ROLL
         needed = SPANK_HIT[height(state, state.player) - state.monkey]
         if outcome >= needed:
             state.winner, state.phase = state.player, GAME_OVER
         else:
-            enter(state, DISCARD)
+            enter(config, state, DISCARD)
 
 
 def fall(state: SpankState, seat: int, level: int, count: int | None) -> None:
@@ -221,11 +224,11 @@ def fall(state: SpankState, seat: int, level: int, count: int | None) -> None:
     del tower[level:stop]
 
 
-def resolve_attack(state: SpankState, die: int) -> None:
+def resolve_attack(config: Config, state: SpankState, die: int) -> None:
     card, target, level, _, _ = state.attack
     if attack_value(state, die) < defense_value(state):
         state.attack = []
-        enter(state, ATTACK_CHOICE)
+        enter(config, state, ATTACK_CHOICE)
         return
     fall(state, target, level, 1)
     if card in TOPPLES_ALL:
@@ -234,43 +237,43 @@ def resolve_attack(state: SpankState, die: int) -> None:
         state.phase = COLLAPSE_ROLL  # the owner rolls for the cards above
         return
     state.attack = []
-    enter(state, ATTACK_CHOICE)
+    enter(config, state, ATTACK_CHOICE)
 
 
-def start_draws(state: SpankState, seats: list[int], after: int) -> None:
+def start_draws(config: Config, state: SpankState, seats: list[int], after: int) -> None:
     state.draws, state.after_draws = list(seats), after
-    continue_draws(state)
+    continue_draws(config, state)
 
 
-def continue_draws(state: SpankState) -> None:
+def continue_draws(config: Config, state: SpankState) -> None:
     if not state.draws:
-        enter(state, state.after_draws)
+        enter(config, state, state.after_draws)
     elif sum(state.deck) == 0:  # the deck cannot feed a draw: the monkey wins
         state.draws, state.phase, state.winner = [], GAME_OVER, -1
     else:
         state.phase = DRAW
 
 
-def start_turn(state: SpankState) -> None:
+def start_turn(config: Config, state: SpankState) -> None:
     state.turns += 1
     state.discards_left = MAX_DISCARDS
     # A small hand may draw a second card: that choice follows the first card.
     small = sum(state.hands[state.player]) <= DRAW_TWO_AT_OR_BELOW
-    start_draws(state, [state.player], DRAW_SECOND if small else BUILD_JUNK)
+    start_draws(config, state, [state.player], DRAW_SECOND if small else BUILD_JUNK)
 
 
-def enter(state: SpankState, phase: int) -> None:
+def enter(config: Config, state: SpankState, phase: int) -> None:
     """Go to ``phase``, passing on at once when there is nothing to choose there."""
     state.phase = phase
-    if phase in (PICK_START, GAME_OVER) or legal_actions(state) != [PASS_ACTION[phase]]:
+    if phase in (PICK_START, GAME_OVER) or legal_actions(config, state) != [PASS_ACTION[phase]]:
         return
     if phase == DISCARD:
         state.player = (state.player + 1) % len(state.hands)
-        start_turn(state)
+        start_turn(config, state)
     elif phase == DEFEND:
         state.phase = ATTACK_ROLL
     else:
-        enter(state, NEXT_PHASE[phase])
+        enter(config, state, NEXT_PHASE[phase])
 
 
 # What "do nothing" is in each phase, and where it leads.
@@ -288,7 +291,7 @@ NEXT_PHASE = {
 }
 
 
-def legal_actions(state: SpankState) -> list[int]:
+def legal_actions(config: Config, state: SpankState) -> list[int]:
     phase, player = state.phase, state.player
     if phase in DEFENDER_PHASES:
         defender = state.attack[TARGET]
@@ -339,9 +342,9 @@ def legal_actions(state: SpankState) -> list[int]:
     return [ACTIONS.discard[t] for t in cards] + [ACTIONS.stop_discard]
 
 
-def legal_mask(state: SpankState) -> np.ndarray:
+def legal_mask(config: Config, state: SpankState) -> np.ndarray:
     mask = np.zeros(len(ACTIONS.names), dtype=bool)
-    mask[legal_actions(state)] = True
+    mask[legal_actions(config, state)] = True
     return mask
 
 
@@ -352,7 +355,7 @@ def apply_action(config: Config, state: SpankState, action: int) -> None:
         state.phase = ATTACK_LEVEL
     elif phase == ATTACK_LEVEL:
         state.attack[LEVEL] = ACTIONS.level.index(action)
-        enter(state, DEFEND)
+        enter(config, state, DEFEND)
     elif phase == TRAMPOLINE_TARGET:
         defender, n = state.attack[TARGET], len(state.towers)
         target = (defender + ACTIONS.seat.index(action) + 1) % n
@@ -365,13 +368,13 @@ def apply_action(config: Config, state: SpankState, action: int) -> None:
             state.phase = ATTACK_ROLL
         elif phase == DISCARD:
             state.player = (player + 1) % len(state.hands)
-            start_turn(state)
+            start_turn(config, state)
         else:
-            enter(state, NEXT_PHASE[phase])
+            enter(config, state, NEXT_PHASE[phase])
     elif phase == SPANK:
         state.phase = SPANK_ROLL
     elif phase == DRAW_SECOND:
-        start_draws(state, [player], BUILD_JUNK)
+        start_draws(config, state, [player], BUILD_JUNK)
     else:
         play_card(config, state, ACTIONS.card_of[action])
 
@@ -384,22 +387,22 @@ def play_card(config: Config, state: SpankState, card: int) -> None:
     tower = state.towers[player]
     if phase == BUILD_JUNK:
         tower.append([card, 0, NO_CARD])
-        junk_effect(state, CARDS[card].effect)
+        junk_effect(config, state, CARDS[card].effect)
     elif phase == BUILD_REINFORCE:
         tower[-1][2] = card
-        enter(state, ATTACK_CHOICE)
+        enter(config, state, ATTACK_CHOICE)
     elif phase == DEFEND:
         state.discard.append(card)
         state.attack[DEFENSE] = card
         if card == GUARD_DOG:  # the attack is cancelled: no roll
             state.attack = []
-            enter(state, ATTACK_CHOICE)
+            enter(config, state, ATTACK_CHOICE)
         else:
             state.phase = TRAMPOLINE_TARGET if card == TRAMPOLINE else ATTACK_ROLL
     elif phase == DISCARD:
         state.discard.append(card)
         state.discards_left -= 1
-        enter(state, DISCARD)
+        enter(config, state, DISCARD)
     elif card in ATTACK_TYPES:
         state.discard.append(card)
         state.attack = [card, -1, -1, NO_CARD, 0]
@@ -409,10 +412,10 @@ def play_card(config: Config, state: SpankState, card: int) -> None:
         special_effect(config, state, CARDS[card].effect)
 
 
-def junk_effect(state: SpankState, effect: str) -> None:
+def junk_effect(config: Config, state: SpankState, effect: str) -> None:
     tower = state.towers[state.player]
     if effect == "DRAW":
-        start_draws(state, [state.player], BUILD_REINFORCE)
+        start_draws(config, state, [state.player], BUILD_REINFORCE)
         return
     if effect == "SALVAGE" and state.discard:
         state.hands[state.player][state.discard.pop()] += 1
@@ -420,7 +423,7 @@ def junk_effect(state: SpankState, effect: str) -> None:
         tower[-2][1] += 1
     elif effect == "SHAKE":
         state.monkey += 1
-    enter(state, BUILD_REINFORCE)
+    enter(config, state, BUILD_REINFORCE)
 
 
 def special_effect(config: Config, state: SpankState, effect: str) -> None:
@@ -435,12 +438,40 @@ def special_effect(config: Config, state: SpankState, effect: str) -> None:
     elif effect == "BANANA_PEEL":
         state.monkey = max(config.monkey_floor, state.monkey - 1)
     elif effect == "SCRAP_DEALER":
-        start_draws(state, [player, player], ATTACK_CHOICE)
+        start_draws(config, state, [player, player], ATTACK_CHOICE)
         return
     if state.queue:
         state.phase = QUAKE_ROLL if effect == "EARTHQUAKE" else INSPECT
     else:
-        enter(state, ATTACK_CHOICE)
+        enter(config, state, ATTACK_CHOICE)
+
+
+# --- saved states and search -----------------------------------------------------------
+def validate(config: Config, state: SpankState) -> None:
+    """Raise StateError if ``state`` cannot arise in a game of ``config``: the invariants of
+    ``state.validate``, then that a decision has a legal action (a check that needs the
+    rules, so it is made here: state.py sits below rules.py)."""
+    validate_state(config, state)
+    if state.phase in DECISION_PHASES and not legal_actions(config, state):
+        raise StateError("phase, hands, towers, player, attack: nothing legal to do")
+
+
+def resample(config: Config, state: SpankState, seat: int, rng: np.random.Generator) -> None:
+    """Deal anew, in place, the cards ``seat`` has not seen: other seats' hands and the
+    deck, from the pool of those cards (the game's cards minus the seat's hand and every
+    card in sight). Each hand keeps its size, which everyone sees.
+
+    A card taken back from the discard pile (Salvage) was seen going into a hand, but the
+    observation does not keep it, and neither does this deal: it treats that card as
+    unseen. Search that relies on it sees a little less than a player with a memory."""
+    others = [other for other in range(config.num_players) if other != seat]
+    pool = list(state.deck)
+    for other in others:
+        pool = [a + b for a, b in zip(pool, state.hands[other], strict=True)]
+    *hands, deck = deal_counts(pool, [sum(state.hands[other]) for other in others], rng)
+    for other, hand in zip(others, hands, strict=True):
+        state.hands[other] = hand
+    state.deck = deck
 
 
 # --- results ----------------------------------------------------------------------------
@@ -449,9 +480,9 @@ def scores(config: Config, state: SpankState) -> list[float]:
     return [float(height(state, seat)) for seat in range(config.num_players)]
 
 
-def winners(state: SpankState) -> list[int]:
+def winners(config: Config, state: SpankState) -> list[int]:
     return [state.winner] if state.phase == GAME_OVER and state.winner >= 0 else []
 
 
-def final_details(state: SpankState) -> dict[str, Any]:
+def final_details(config: Config, state: SpankState) -> dict[str, Any]:
     return {"monkey_won": state.winner < 0, "turns": state.turns, "monkey_height": state.monkey}

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from jungle_envs.core.state import GameState, StateError, deal_counts
+from jungle_envs.core.state import GameState, StateError
+from jungle_envs.games.spank_the_monkey.config import Config
 from jungle_envs.games.spank_the_monkey.tables import (
     ATTACK_CHOICE,
     ATTACK_LEVEL,
@@ -16,7 +16,6 @@ from jungle_envs.games.spank_the_monkey.tables import (
     BUILD_REINFORCE,
     CARDS,
     COLLAPSE_ROLL,
-    DECISION_PHASES,
     DEFEND,
     DEFENSE_TYPES,
     DRAW,
@@ -36,9 +35,6 @@ from jungle_envs.games.spank_the_monkey.tables import (
     TRAMPOLINE,
     TRAMPOLINE_TARGET,
 )
-
-if TYPE_CHECKING:  # config.py imports encoding.py, which imports this module
-    from jungle_envs.games.spank_the_monkey.config import Config
 
 # Draws end the deal or lead to the second-card choice, a build or an attack step.
 AFTER_DRAWS = (PICK_START, DRAW_SECOND, BUILD_JUNK, BUILD_REINFORCE, ATTACK_CHOICE)
@@ -76,8 +72,9 @@ def can_spank(state: SpankState, seat: int) -> bool:
     return state.monkey <= height <= state.monkey + SPANK_REACH
 
 
-def validate(state: SpankState, config: Config) -> None:
-    """Raise StateError if ``state`` cannot arise in a game of ``config``."""
+def validate(config: Config, state: SpankState) -> None:
+    """Raise StateError if ``state`` cannot arise in a game of ``config``; the one invariant
+    that needs the rules (a decision has a legal action) is ``rules.validate``'s."""
 
     def need(ok: bool, message: str) -> None:
         if not ok:
@@ -179,13 +176,6 @@ def validate(state: SpankState, config: Config) -> None:
         phase != INSPECT or all(sum(state.hands[s]) > 0 for s in state.queue),
         "queue, hands, phase: an inspection needs a card to take",
     )
-    if phase in DECISION_PHASES:
-        from jungle_envs.games.spank_the_monkey.rules import legal_actions  # rules imports us
-
-        need(
-            bool(legal_actions(state)),
-            "phase, hands, towers, player, attack: nothing legal to do",
-        )
 
 
 def _validate_attack(state: SpankState, need, n: int) -> None:
@@ -226,21 +216,3 @@ def _validate_attack(state: SpankState, need, n: int) -> None:
             0 <= level < len(state.towers[target]),
             "attack, towers, phase: the target card is not in the tower",
         )
-
-
-def resample(state: SpankState, config: Config, seat: int, rng) -> None:
-    """Deal anew, in place, the cards ``seat`` has not seen: other seats' hands and the
-    deck, from the pool of those cards (the game's cards minus the seat's hand and every
-    card in sight). Each hand keeps its size, which everyone sees.
-
-    A card taken back from the discard pile (Salvage) was seen going into a hand, but the
-    observation does not keep it, and neither does this deal: it treats that card as
-    unseen. Search that relies on it sees a little less than a player with a memory."""
-    others = [other for other in range(config.num_players) if other != seat]
-    pool = list(state.deck)
-    for other in others:
-        pool = [a + b for a, b in zip(pool, state.hands[other], strict=True)]
-    *hands, deck = deal_counts(pool, [sum(state.hands[other]) for other in others], rng)
-    for other, hand in zip(others, hands, strict=True):
-        state.hands[other] = hand
-    state.deck = deck

@@ -13,16 +13,16 @@ from __future__ import annotations
 from jungle_envs.core.compiled.contract import register_twin
 from jungle_envs.games.spank_the_monkey.compiled import encoding, heuristic, reading, rules
 from jungle_envs.games.spank_the_monkey.compiled.state import (
-    SpankTwinConfig,
+    TwinConfig,
     make_twin_config,
     pack,
     unpack,
 )
 
-__all__ = ["SpankTwinConfig", "make_twin_config", "pack", "unpack"]
+__all__ = ["TwinConfig", "make_twin_config", "pack", "unpack"]
 
 register_twin(
-    SpankTwinConfig,
+    TwinConfig,
     init_state=rules.init_state,
     current_player=rules.current_player,
     legal_mask=reading.legal_mask,

@@ -17,7 +17,7 @@ from jungle_envs.games.spank_the_monkey.compiled.state import (
     level_at,
 )
 from jungle_envs.games.spank_the_monkey.compiled.tables import CATEGORY_BITS, HEIGHT, STRENGTH
-from jungle_envs.games.spank_the_monkey.encoding import (
+from jungle_envs.games.spank_the_monkey.config import (
     LEVEL_FEATURES,
     MIN_PLAYERS,
     SEAT_FEATURES,

@@ -212,7 +212,7 @@ def special_helps(cfg, s, seat, monkey, mine, card):
         return leader >= 3.0 and threat(monkey, mine) < 3.0
     if card == SCRAP_DEALER:  # cards now, but the deck running dry lets the monkey win
         hand = hand_at(cfg, seat)
-        for junk in range(NUM_TYPES):  # noqa: SIM110 - numba compiles loops, not any()/all()
+        for junk in range(NUM_TYPES):
             if KIND[junk] == KIND_JUNK and s[hand + junk]:
                 return False
         return True

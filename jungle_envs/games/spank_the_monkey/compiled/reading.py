@@ -1,6 +1,7 @@
-"""Mirrors the reading functions of rules.py (``attack_levels``, ``attack_targets``,
-``trampoline_targets``, ``defense_value``, ``attack_value``, ``legal_actions``) and
-``state.can_spank``: kernels that read a state row and never change it.
+"""Spank the Monkey's reading kernels: mirrors the reading functions of rules.py
+(``attack_levels``, ``attack_targets``, ``trampoline_targets``, ``defense_value``,
+``attack_value``, ``legal_actions``) and ``state.can_spank``: kernels that read a state row
+and never change it.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def can_attack(cfg, s, card, attacker, target):
 
 @kernel
 def any_target(cfg, s, card, attacker):
-    for target in range(cfg.num_players):  # noqa: SIM110 - numba compiles loops, not any()/all()
+    for target in range(cfg.num_players):
         if can_attack(cfg, s, card, attacker, target):
             return True
     return False
@@ -109,7 +110,7 @@ def any_target(cfg, s, card, attacker):
 
 @kernel
 def can_trampoline(cfg, s, defender):
-    for seat in range(cfg.num_players):  # noqa: SIM110 - numba compiles loops, not any()/all()
+    for seat in range(cfg.num_players):
         if seat != defender and s[cfg.tower_len + seat] > 0:
             return True
     return False
@@ -187,7 +188,7 @@ def has_choice(cfg, s, phase):
         return deck_size(cfg, s) > 0
     if phase == SPANK:
         return can_spank(cfg, s, s[cfg.player])
-    for card in range(NUM_TYPES):  # noqa: SIM110 - numba compiles loops, not any()/all()
+    for card in range(NUM_TYPES):
         if offered(cfg, s, phase, card):
             return True
     return False

@@ -65,9 +65,10 @@ SpankTwinConfig = namedtuple(
         "obs_attack_defense", "obs_attack_redirected", "obs_discards_left", "obs_players",
     ],
 )  # fmt: skip
+TwinConfig = SpankTwinConfig
 
 
-def make_twin_config(config: Config) -> SpankTwinConfig:
+def make_twin_config(config: Config) -> TwinConfig:
     n, counts = config.num_players, [int(c) for c in config.deck_counts]
     total = sum(counts)
     if total > MAX_CARDS:
@@ -94,7 +95,7 @@ def make_twin_config(config: Config) -> SpankTwinConfig:
         ("attack", ATTACK_FIELDS),
     ):
         at[name], size = size, size + length
-    return SpankTwinConfig(
+    return TwinConfig(
         num_players=n,
         num_actions=len(ACTIONS.names),
         obs_size=config.observation_size,
@@ -111,7 +112,7 @@ def make_twin_config(config: Config) -> SpankTwinConfig:
     )
 
 
-def pack(cfg: SpankTwinConfig, state: SpankState, row: np.ndarray) -> None:
+def pack(cfg: TwinConfig, state: SpankState, row: np.ndarray) -> None:
     for name in ("phase", "player", "monkey", "after_draws", "discards_left", "winner"):
         row[getattr(cfg, name)] = getattr(state, name)
     row[cfg.turns] = state.turns
@@ -134,7 +135,7 @@ def pack(cfg: SpankTwinConfig, state: SpankState, row: np.ndarray) -> None:
         row[at : at + len(values)] = values
 
 
-def unpack(cfg: SpankTwinConfig, row: np.ndarray) -> SpankState:
+def unpack(cfg: TwinConfig, row: np.ndarray) -> SpankState:
     def block(at: int, length: int) -> list[int]:
         return row[at : at + length].tolist()
 

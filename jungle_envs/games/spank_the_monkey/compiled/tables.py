@@ -1,5 +1,6 @@
-"""Mirrors tables.py: the card and action tables as arrays the kernels index by card type
-or action, and the rulings' numbers the kernels read."""
+"""Spank the Monkey's tables for the kernels (mirrors tables.py): the card and action
+tables as arrays the kernels index by card type or action, and the rulings' numbers the
+kernels read."""
 
 from __future__ import annotations
 
