@@ -159,3 +159,28 @@ def test_fast_chance_draws_match_the_described_events(env_id, players):
             assert fast == described
         checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("env_id,players", CASES)
+def test_the_rules_modules_answer_the_game_protocol_alike(env_id, players):
+    """Every game's rules module fits the one signature ``Game`` forwards with: legal
+    actions ascending and equal to the mask, the chance draw among the event's outcomes,
+    winners and final details from the same config, the state valid all the way."""
+    game = jungle_envs.make_game(env_id, players)
+    rng = np.random.default_rng(7)
+    for _ in range(3):
+        state = game.new_state()
+        while (player := game.current_player(state)) != TERMINAL:
+            game.validate_state(state)
+            if player == CHANCE:
+                outcome = game.sample_chance(state, rng)
+                assert game.chance_event(state).distribution()[outcome] > 0
+                game.apply_chance(state, outcome)
+                continue
+            legal = game.legal_actions(state)
+            assert legal == sorted(legal)
+            assert legal == np.flatnonzero(game.legal_mask(state)).tolist()
+            game.apply_action(state, legal[rng.integers(len(legal))])
+        assert set(game.winners(state)) <= set(range(players))
+        assert len(game.scores(state)) == players
+        assert isinstance(game.final_details(state), dict)
