@@ -8,6 +8,7 @@ Importing the package registers every env with Gymnasium::
     env = gymnasium.make("jungle_envs/JungleSweep-v0", num_players=4, opponents="heuristic")
 """
 
+from jungle_envs.core import sources  # noqa: F401 - the sources' fingerprint, taken first
 from jungle_envs.core.policies import RandomPolicy, register_policy
 from jungle_envs.core.registry import (
     env_ids,

@@ -6,40 +6,19 @@ after those files change (numba issue 1833). This locator stamps a game's kernel
 hash of that game's sources and the shared core, and the shared runner with the hash of
 everything: an edit recompiles what may depend on it, and nothing stale is ever loaded.
 The cache lives in the package's ``__pycache__`` folders when they are writable, else in
-``NUMBA_CACHE_DIR`` or the user's cache folder.
+``NUMBA_CACHE_DIR`` or the user's cache folder. A process whose sources changed on disk
+after it imported the package compiles without the cache (``jit.kernel``,
+``core/sources.py``).
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import os
 from pathlib import Path
 
 from numba.core import caching, config
 
-PACKAGE_DIR = Path(__file__).resolve().parents[2]
-
-
-@functools.cache
-def sources_digest(scope: str = "") -> str:
-    """One hash over the Python sources a kernel may depend on: the shared core and, for a
-    game's kernel (``scope`` = its folder), that game's files; for the shared runner
-    (``scope`` empty), every game's files. An edit to one game recompiles that game only."""
-    digest = hashlib.sha256()
-    core = sorted((PACKAGE_DIR / "core").rglob("*.py"))
-    games = PACKAGE_DIR / "games"
-    own = sorted((games / scope).rglob("*.py")) if scope else sorted(games.rglob("*.py"))
-    for path in [*core, *own]:
-        digest.update(str(path.relative_to(PACKAGE_DIR)).encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def scope_of(py_file: Path) -> str:
-    """The game folder a source file belongs to, or "" for shared code."""
-    parts = py_file.relative_to(PACKAGE_DIR).parts
-    return parts[1] if len(parts) > 2 and parts[0] == "games" else ""
+from jungle_envs.core.sources import PACKAGE_DIR, scope_of, sources_digest
 
 
 def user_cache_dir() -> Path:

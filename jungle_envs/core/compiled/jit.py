@@ -8,13 +8,32 @@ observations must equal the reference bit for bit.
 
 from __future__ import annotations
 
+import warnings
+
 from numba import njit
 
+from jungle_envs.core import sources
 from jungle_envs.core.compiled.cache import INSTALLED
 
 
+def use_cache() -> bool:
+    """Whether a kernel defined now may be cached: only while the package's sources are
+    those this process imported (an edit since then: compiled here, never saved)."""
+    if not INSTALLED:
+        return False
+    if sources.unchanged_since_start():
+        return True
+    warnings.warn(
+        "jungle_envs sources changed on disk since this process imported them; its "
+        "compiled kernels are not cached (restart the process to use the cache)",
+        RuntimeWarning,
+        stacklevel=3,
+    )
+    return False
+
+
 def kernel(fn=None, *, inline: bool = False, parallel: bool = False):
-    options = {"cache": INSTALLED, "nogil": True, "error_model": "numpy"}
+    options = {"cache": use_cache(), "nogil": True, "error_model": "numpy"}
     if inline:
         options["inline"] = "always"
     if parallel:

@@ -1,0 +1,80 @@
+"""The compiled kernels' disk cache never serves code other than the sources on disk.
+
+An edit (or a checkout) while a process runs must not leave compiled code behind under the
+new sources' stamp: the process imported some modules before the change and compiles them
+after it. The kernels of such a process are not cached at all.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jungle_envs.core import sources
+from jungle_envs.core.compiled import jit
+from jungle_envs.core.compiled.cache import PackageCacheLocator
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cached(dispatcher) -> bool:
+    return type(dispatcher._cache).__name__ != "NullCache"
+
+
+def test_kernels_are_cached_while_the_sources_are_those_imported():
+    assert sources.unchanged_since_start()
+
+    def double(x):
+        return 2 * x
+
+    assert cached(jit.kernel(double)) == jit.INSTALLED
+
+
+def test_a_kernel_defined_after_the_sources_changed_is_not_cached(monkeypatch):
+    changed = (*sources.STARTED[:-1], (sources.STARTED[-1][0], -1, -1))
+    monkeypatch.setattr(sources, "STARTED", changed)
+
+    def triple(x):
+        return 3 * x
+
+    with pytest.warns(RuntimeWarning, match="not cached"):
+        dispatcher = jit.kernel(triple)
+    assert not cached(dispatcher)
+    assert dispatcher(2) == 6  # it still compiles and runs
+
+
+def test_an_edit_to_a_source_file_is_seen_and_changes_the_stamp(tmp_path):
+    """The fingerprint follows every file's size and modification time, and a game's
+    stamp covers its own files and the core's (checked on a copy of the package)."""
+    shutil.copytree(
+        sources.PACKAGE_DIR, tmp_path / "jungle_envs", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    script = (
+        "import pathlib, jungle_envs.core.sources as s\n"
+        "before = s.sources_digest('tropic_race'), s.sources_digest('jungle_sweep')\n"
+        "path = pathlib.Path(s.PACKAGE_DIR, 'games', 'tropic_race', 'rules.py')\n"
+        "path.write_text(path.read_text() + '\\n# edited\\n')\n"
+        "assert not s.unchanged_since_start()\n"
+        "s.sources_digest.cache_clear()\n"
+        "after = s.sources_digest('tropic_race'), s.sources_digest('jungle_sweep')\n"
+        "assert before[0] != after[0] and before[1] == after[1]\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+def test_the_locator_stamps_a_games_kernels_with_its_scope():
+    from jungle_envs.games.tropic_race.compiled import rules
+
+    py_file = rules.apply_action.py_func.__code__.co_filename
+    locator = PackageCacheLocator.from_function(rules.apply_action.py_func, py_file)
+    assert locator is not None
+    assert locator.get_source_stamp() == sources.sources_digest("tropic_race")
