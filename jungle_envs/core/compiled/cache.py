@@ -42,7 +42,10 @@ class PackageCacheLocator(caching._CacheLocator):
         return sources_digest(self._scope)
 
     def get_disambiguator(self) -> str:
-        return str(self._lineno)
+        # The stamp in the file name too: numba unpickles an index before it compares
+        # stamps, and an index written by other sources may name classes that no longer
+        # exist (a twin's config moved to another module), which would fail the load.
+        return f"{self._lineno}-{self.get_source_stamp()[:12]}"
 
     @classmethod
     def from_function(cls, py_func, py_file: str):

@@ -73,14 +73,23 @@ def _generic(name: str, params: tuple[str, ...]):
     """The generic ``name``: callable only inside kernels, where numba replaces it, when it
     compiles a caller, by the kernel registered for the config's class."""
     args = ", ".join(params)
-    namespace: dict[str, object] = {"_kernel_for": _kernel_for, "overload": overload}
+    namespace: dict[str, object] = {
+        "__name__": __name__,
+        "_kernel_for": _kernel_for,
+        "overload": overload,
+    }
+    # Every function gets a name of its own: numba names compiled code by qualified name,
+    # and two cached implementations of one name (the lambdas of apply_action and
+    # apply_chance, say) loaded into one process were linked as one.
     exec(
         f"def {name}({args}):\n"
         f"    raise NotImplementedError('{name} runs inside compiled kernels only')\n"
         f"@overload({name})\n"
-        f"def _resolve({args}):\n"
+        f"def resolve_{name}({args}):\n"
         f"    fn = _kernel_for(cfg, '{name}')\n"
-        f"    return lambda {args}: fn({args})\n",
+        f"    def call_{name}({args}):\n"
+        f"        return fn({args})\n"
+        f"    return call_{name}\n",
         namespace,
     )
     generic = namespace[name]
