@@ -1,8 +1,10 @@
-"""Elephant Festival's header and its frozen Config: the options and what follows from them.
+"""Elephant Festival's header, its observation layout, and the frozen Config: the options
+and what follows from them.
 
-``SPEC`` declares the game (players, actions, options with their checks); ``make_config``
-turns a player count and checked options into the ``Config`` that every function of this
-folder takes.
+``SPEC`` declares the game (players, actions, options with their checks); ``layout(grid)``
+declares the observation (its grounds piece grows with the grid; ``encoding.py`` writes
+and reads it); ``make_config`` turns a player count and checked options into the
+``Config`` that every function of this folder takes.
 """
 
 from __future__ import annotations
@@ -12,17 +14,47 @@ from dataclasses import dataclass
 from typing import Any
 
 from jungle_envs.core.game import GameSpec, Option, integer_keys
-from jungle_envs.core.layout import Layout
+from jungle_envs.core.layout import Layout, Piece
 from jungle_envs.games.elephant_festival.tables import (
     ACTION_NAMES,
     DEFAULT_GRID,
     DEFAULT_TILES_PER_COLOR,
+    ELEPHANTS,
     MAX_SYMBOLS,
     NUM_COLORS,
+    NUM_KINDS,
     TYPES,
 )
 
 MAX_TILES_PER_COLOR = 200
+MAX_SEATS = NUM_COLORS
+MIN_PLAYERS = 2
+MAX_PLAYERS = NUM_COLORS
+# A ground cell's values in the observation, in order: colour one-hot, then these.
+START_AT = NUM_COLORS  # the start tile lies here
+SYMBOLS_AT = NUM_COLORS + 1
+HEIGHT_AT = NUM_COLORS + 2
+ELEPHANT_AT = NUM_COLORS + 3  # elephant 1's flag; elephant 2's follows
+CELL_FEATURES = ELEPHANT_AT + ELEPHANTS
+
+
+def layout(grid: int) -> Layout:
+    """The observation's pieces for a ``grid`` x ``grid`` ground: a flat float32 vector in
+    [0, 1] from one seat's view, seats rotated so that the observer's ground comes first,
+    colours relative to the observer (see ``encoding.py``)."""
+    return Layout([
+        Piece(
+            "grounds", (MAX_SEATS, grid * grid, CELL_FEATURES),
+            "per seat (the observer's first) and cell: top colour one-hot (5), start tile, "
+            "symbols / 5, stack height / tiles per player, elephant 1 here, elephant 2 here",
+        ),
+        Piece("display", (NUM_KINDS,), "face-up tiles per kind / players"),
+        Piece("unseen", (NUM_KINDS,), "tiles per kind not yet seen / the most of a kind"),
+        Piece("bag", (1,), "tiles left in the bag / bag size"),
+        Piece("passes", (MAX_SEATS,), "passes used per seat / 2"),
+        Piece("holder", (MAX_SEATS,), "one-hot: the seat holding the bag"),
+        Piece("players", (MAX_PLAYERS - MIN_PLAYERS + 1,), "one-hot 2-5 players"),
+    ])  # fmt: skip
 
 
 def _check_tiles(value: Any) -> dict[int, int]:
@@ -51,8 +83,8 @@ def _check_grid(value: Any) -> int:
 SPEC = GameSpec(
     name="elephant_festival",
     env_name="ElephantFestival",
-    min_players=2,
-    max_players=5,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     default_players=4,
     action_names=ACTION_NAMES,
     max_decisions=MAX_TILES_PER_COLOR,  # one decision per round: 20 with the default tiles
@@ -95,9 +127,6 @@ def make_config(num_players: int, options: Mapping[str, Any]) -> Config:
             f"unknown option(s) {unknown} for {SPEC.env_name}; allowed: {sorted(known)}"
         )
     values = {name: opt.resolve(options.get(name, opt.default)) for name, opt in known.items()}
-    # encoding imports this module for its Config: its layout builder is imported here
-    from jungle_envs.games.elephant_festival.encoding import layout
-
     per_color = values["tiles_per_color"]
     tiles_per_player = sum(per_color.values())
     grid = values["grid"]

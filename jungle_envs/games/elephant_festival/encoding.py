@@ -2,10 +2,11 @@
 
 Colours are relative to the observer (colour 0 is the observer's own, then the colours
 after it in seat order), and seats are rotated so the observer's ground comes first.
-``layout(grid)`` names the pieces (S = 5 seat slots, C = grid x grid cells, 81 by default,
-K = 30 tile kinds as relative colour x 6 + symbols); a ground cell holds ``CELL_FEATURES``
-values: top tile colour one-hot (5), start tile, symbols on the top tile / 5, tiles in the
-stack / tiles per player (20), elephant 1 here, elephant 2 here.
+``config.layout`` names the pieces (``config.py``'s ``layout(grid)``: S = 5 seat slots,
+C = grid x grid cells, 81 by default, K = 30 tile kinds as relative colour x 6 +
+symbols); a ground cell holds ``CELL_FEATURES`` values: top tile colour one-hot (5), start
+tile, symbols on the top tile / 5, tiles in the stack / tiles per player (20), elephant 1
+here, elephant 2 here.
 
 The bag's contents are hidden: only the tiles not yet seen, which every player can count.
 """
@@ -16,8 +17,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from jungle_envs.core.layout import Layout, Piece
-from jungle_envs.games.elephant_festival.config import Config
+from jungle_envs.games.elephant_festival.config import (
+    CELL_FEATURES,
+    ELEPHANT_AT,
+    HEIGHT_AT,
+    MIN_PLAYERS,
+    START_AT,
+    SYMBOLS_AT,
+    Config,
+)
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState
 from jungle_envs.games.elephant_festival.tables import (
     ELEPHANTS,
@@ -30,35 +38,8 @@ from jungle_envs.games.elephant_festival.tables import (
     TYPES,
 )
 
-MAX_SEATS = NUM_COLORS
-# A ground cell's values, in order: colour one-hot, then these.
-START_AT = NUM_COLORS  # the start tile lies here
-SYMBOLS_AT = NUM_COLORS + 1
-HEIGHT_AT = NUM_COLORS + 2
-ELEPHANT_AT = NUM_COLORS + 3  # elephant 1's flag; elephant 2's follows
-CELL_FEATURES = ELEPHANT_AT + ELEPHANTS
-MIN_PLAYERS = 2
-MAX_PLAYERS = NUM_COLORS
 
-
-def layout(grid: int) -> Layout:
-    """The observation's pieces for a ``grid`` x ``grid`` ground."""
-    return Layout([
-        Piece(
-            "grounds", (MAX_SEATS, grid * grid, CELL_FEATURES),
-            "per seat (the observer's first) and cell: top colour one-hot (5), start tile, "
-            "symbols / 5, stack height / tiles per player, elephant 1 here, elephant 2 here",
-        ),
-        Piece("display", (NUM_KINDS,), "face-up tiles per kind / players"),
-        Piece("unseen", (NUM_KINDS,), "tiles per kind not yet seen / the most of a kind"),
-        Piece("bag", (1,), "tiles left in the bag / bag size"),
-        Piece("passes", (MAX_SEATS,), "passes used per seat / 2"),
-        Piece("holder", (MAX_SEATS,), "one-hot: the seat holding the bag"),
-        Piece("players", (MAX_PLAYERS - MIN_PLAYERS + 1,), "one-hot 2-5 players"),
-    ])  # fmt: skip
-
-
-def observe(config: Config, state: ElephantFestivalState, seat: int, out=None):
+def observe(config: Config, state: ElephantFestivalState, seat: int, out=None) -> np.ndarray:
     lay = config.layout
     obs = np.zeros(lay.size, dtype=np.float32) if out is None else out
     if out is not None:

@@ -12,8 +12,10 @@ from typing import Any
 import numpy as np
 
 from jungle_envs.core.game import CHANCE, TERMINAL, ChanceEvent, draw_from_counts
+from jungle_envs.core.state import StateError
 from jungle_envs.games.elephant_festival.config import Config
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState
+from jungle_envs.games.elephant_festival.state import validate as validate_state
 from jungle_envs.games.elephant_festival.tables import (
     ACTION_NAMES,
     ARCH_POINTS,
@@ -200,6 +202,11 @@ def apply_chance(config: Config, state: ElephantFestivalState, kind: int) -> Non
 
 
 def legal_actions(config: Config, state: ElephantFestivalState) -> list[int]:
+    return sorted(_actions(config, state))
+
+
+def _actions(config: Config, state: ElephantFestivalState) -> list[int]:
+    """The deciding seat's legal actions, kind by kind (by absolute colour), then pass."""
     if state.phase != PLACE:
         return []
     seat = current_player(config, state)
@@ -222,7 +229,7 @@ def legal_actions(config: Config, state: ElephantFestivalState) -> list[int]:
 
 def legal_mask(config: Config, state: ElephantFestivalState) -> np.ndarray:
     mask = np.zeros(len(ACTION_NAMES), dtype=bool)
-    mask[legal_actions(config, state)] = True
+    mask[_actions(config, state)] = True
     return mask
 
 
@@ -243,7 +250,7 @@ def apply_action(config: Config, state: ElephantFestivalState, action: int) -> N
 
 def _skip_idle(config: Config, state: ElephantFestivalState) -> None:
     """Pass over players with nothing to do; end the round when everyone has acted."""
-    while state.turn < config.num_players and not legal_actions(config, state):
+    while state.turn < config.num_players and not _actions(config, state):
         state.turn += 1
     if state.turn < config.num_players:
         return
@@ -260,6 +267,16 @@ def _start_round(config: Config, state: ElephantFestivalState) -> None:
         return
     state.draws_left = min(config.num_players, state.bag)
     state.phase, state.turn = DRAW_TILE, 0
+
+
+# --- saved states -----------------------------------------------------------------------
+def validate(config: Config, state: ElephantFestivalState) -> None:
+    """Raise StateError if ``state`` cannot arise in a game of ``config``: the invariants of
+    ``state.validate``, then that the deciding player has something to do (a check that
+    needs the rules, so it is made here: state.py sits below rules.py)."""
+    validate_state(config, state)
+    if state.phase == PLACE and not _actions(config, state):
+        raise StateError("phase, display, passes, elephants: the deciding player has nothing to do")
 
 
 # --- results ----------------------------------------------------------------------------

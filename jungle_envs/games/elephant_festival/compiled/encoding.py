@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.games.elephant_festival.compiled.rules import relative_kind
-from jungle_envs.games.elephant_festival.encoding import (
+from jungle_envs.games.elephant_festival.config import (
     CELL_FEATURES,
     ELEPHANT_AT,
     HEIGHT_AT,

@@ -18,7 +18,7 @@ log is what rebuilds the stacks (a stack is its cell's log entries, bottom first
 lists the occupied cells, so kernels never scan the whole grid.
 
 The config also carries the observation's offsets, ``obs_<piece>`` for each piece of
-``config.layout`` (the reference's ``encoding.layout``).
+``config.layout`` (``config.py``'s ``layout``).
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ from collections import namedtuple
 import numpy as np
 
 from jungle_envs.core.compiled.twin import TwinUnavailable
-from jungle_envs.games.elephant_festival.config import SPEC, Config
-from jungle_envs.games.elephant_festival.encoding import layout
+from jungle_envs.games.elephant_festival.config import SPEC, Config, layout
 from jungle_envs.games.elephant_festival.rules import neighbour_table
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState
 from jungle_envs.games.elephant_festival.tables import (
