@@ -78,3 +78,60 @@ def test_the_locator_stamps_a_games_kernels_with_its_scope():
     locator = PackageCacheLocator.from_function(rules.apply_action.py_func, py_file)
     assert locator is not None
     assert locator.get_source_stamp() == sources.sources_digest("tropic_race")
+
+
+def test_every_generated_kernel_resolver_has_a_name_of_its_own():
+    """numba names compiled code by qualified name; two cached implementations of one
+    name loaded into one process are linked as one."""
+    from jungle_envs.core.compiled import contract
+
+    templates = [contract._generic(name, params) for name, params in contract.SIGNATURES.items()]
+    names = {t.__qualname__ for t in templates}
+    assert len(names) == len(contract.SIGNATURES)
+
+
+ORDER_SCRIPT = """
+import numpy as np, jungle_envs
+from jungle_envs.core.compiled.twin import Twin
+from jungle_envs.core.game import CHANCE, TERMINAL
+name, first = {name!r}, {first!r}
+game = jungle_envs.make_game(name, 3)
+twin = Twin(game)
+state, rng = game.new_state(), np.random.default_rng(5)
+row = twin.pack(state)
+for kernel in first:  # bind these entry points before any other
+    if kernel == "apply_chance":
+        twin.sample_chance(row, 0.5)
+    getattr(twin, kernel)(row) if kernel in ("current_player", "legal_mask") else None
+for step in range(400):
+    player = game.current_player(state)
+    assert twin.current_player(row) == player, step
+    if player == TERMINAL:
+        break
+    if player == CHANCE:
+        outcome = game.sample_chance(state, rng)
+        game.apply_chance(state, outcome)
+        twin.apply_chance(row, outcome)
+    else:
+        legal = game.legal_actions(state)
+        action = legal[rng.integers(len(legal))]
+        game.apply_action(state, action)
+        twin.apply_action(row, action)
+    assert twin.unpack(row).to_dict() == state.to_dict(), step
+print("agree")
+"""
+
+
+@pytest.mark.parametrize("name", ["TropicRace", "ElephantFestival"])
+@pytest.mark.parametrize("first", [("apply_chance",), ("current_player", "legal_mask")])
+def test_the_twin_agrees_whichever_entry_point_is_bound_first(name, first):
+    """A fresh process, so that the entry points load from the cache in this order."""
+    done = subprocess.run(
+        [sys.executable, "-c", ORDER_SCRIPT.format(name=name, first=first)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "agree"
