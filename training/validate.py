@@ -255,7 +255,7 @@ def check_env(config: dict[str, Any]) -> None:
     if reserved:
         name = reserved[0]
         raise ConfigError(f"env_options.{name} is not allowed: {RESERVED_ENV_OPTIONS[name]}")
-    from jungle_envs.core.env import CHOICES
+    from jungle_envs.core.arguments import CHOICES
 
     engine = options.get("engine", "auto")
     if engine not in CHOICES["engine"]:
