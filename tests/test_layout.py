@@ -3,6 +3,7 @@ encoder, the compiled twin, ``decode`` and the docs take their offsets."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import numpy as np
@@ -65,3 +66,22 @@ def test_the_rules_pages_show_each_games_layout():
     ]
     assert stale == [], "run: python -m jungle_envs.core.layout --write"
     assert main(["--root", str(ROOT)]) == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_twin_takes_every_piece_offset_from_the_layout(name):
+    game = jungle_envs.make_game(name, 2)
+    state = importlib.import_module(game.compiled_twin().__name__ + ".state")
+    cfg = state.make_twin_config(game.config)
+    offsets = game.config.layout.offsets()
+    if "obs_at" in cfg._fields:  # a layout that varies with the options: one array
+        for index, piece in enumerate(state.OBSERVATION_PIECES):
+            assert getattr(state, f"OBS_{piece.upper()}") == index
+            assert cfg.obs_at[index] == offsets.get(piece, -1)
+        assert set(offsets) <= set(state.OBSERVATION_PIECES)
+    else:  # one layout for every option: constants compiled in
+        for piece, offset in offsets.items():
+            assert getattr(state, f"OBS_{piece.upper()}") == offset
+    # no config field per piece: every kernel call would pass them all
+    fields = [f for f in cfg._fields if f.startswith("obs_") and f not in ("obs_at", "obs_size")]
+    assert not fields

@@ -2,7 +2,7 @@
 
 ``observe`` writes exactly the vector of ``encoding.observe`` (same layout, same float32
 values): it clears the vector once and then visits only occupied cells, found through each
-ground's log. The pieces' offsets are the twin config's ``obs_<piece>``, taken from the
+ground's log. The pieces' offsets are the twin config's ``obs_at[OBS_<PIECE>]``, taken from the
 game's ``config.layout``.
 """
 
@@ -10,6 +10,15 @@ from __future__ import annotations
 
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.games.elephant_festival.compiled.rules import relative_kind
+from jungle_envs.games.elephant_festival.compiled.state import (
+    OBS_BAG,
+    OBS_DISPLAY,
+    OBS_GROUNDS,
+    OBS_HOLDER,
+    OBS_PASSES,
+    OBS_PLAYERS,
+    OBS_UNSEEN,
+)
 from jungle_envs.games.elephant_festival.config import (
     CELL_FEATURES,
     ELEPHANT_AT,
@@ -47,7 +56,7 @@ def observe(cfg, s, seat, obs):
     obs[:] = 0.0
     n, cells = cfg.num_players, cfg.cells
     for other in range(n):
-        base = cfg.obs_grounds + ((other - seat) % n) * cells * CELL_FEATURES
+        base = cfg.obs_at[OBS_GROUNDS] + ((other - seat) % n) * cells * CELL_FEATURES
         shift = (other - seat) % NUM_COLORS
         observe_cell(cfg, s, obs, other, seat, base, shift, cfg.start_cell)
         log = cfg.log_cell + other * cfg.log_size
@@ -58,10 +67,10 @@ def observe(cfg, s, seat, obs):
             obs[base + cell * CELL_FEATURES + ELEPHANT_AT + number] = 1.0
     for kind in range(NUM_KINDS):
         rel = relative_kind(kind, seat)
-        obs[cfg.obs_display + rel] = s[cfg.display + kind] / n
-        obs[cfg.obs_unseen + rel] = s[cfg.box + kind] / cfg.most
-    obs[cfg.obs_bag] = s[cfg.bag] / cfg.bag_size
+        obs[cfg.obs_at[OBS_DISPLAY] + rel] = s[cfg.display + kind] / n
+        obs[cfg.obs_at[OBS_UNSEEN] + rel] = s[cfg.box + kind] / cfg.most
+    obs[cfg.obs_at[OBS_BAG]] = s[cfg.bag] / cfg.bag_size
     for other in range(n):
-        obs[cfg.obs_passes + (other - seat) % n] = s[cfg.passes + other] / MAX_PASSES
-    obs[cfg.obs_holder + (s[cfg.holder] - seat) % n] = 1.0
-    obs[cfg.obs_players + n - MIN_PLAYERS] = 1.0
+        obs[cfg.obs_at[OBS_PASSES] + (other - seat) % n] = s[cfg.passes + other] / MAX_PASSES
+    obs[cfg.obs_at[OBS_HOLDER] + (s[cfg.holder] - seat) % n] = 1.0
+    obs[cfg.obs_at[OBS_PLAYERS] + n - MIN_PLAYERS] = 1.0

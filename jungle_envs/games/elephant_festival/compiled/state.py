@@ -17,7 +17,7 @@ A ground lives twice: ``top``/``height`` are what scoring and the observation re
 log is what rebuilds the stacks (a stack is its cell's log entries, bottom first) and
 lists the occupied cells, so kernels never scan the whole grid.
 
-The config also carries the observation's offsets, ``obs_<piece>`` for each piece of
+The config also carries the observation's offsets, ``obs_at[OBS_<PIECE>]`` for each piece of
 ``config.layout`` (``config.py``'s ``layout``).
 """
 
@@ -27,21 +27,36 @@ from collections import namedtuple
 
 import numpy as np
 
-from jungle_envs.core.compiled.twin import TwinUnavailable
-from jungle_envs.games.elephant_festival.config import SPEC, Config, layout
+from jungle_envs.core.compiled.twin import TwinUnavailable, observation_offsets
+from jungle_envs.games.elephant_festival.config import SPEC, Config
 from jungle_envs.games.elephant_festival.rules import neighbour_table
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState
 from jungle_envs.games.elephant_festival.tables import (
     ACTION_NAMES,
-    DEFAULT_GRID,
     ELEPHANTS,
     NUM_KINDS,
     START_TILE,
 )
 
 SCALARS = ("phase", "bag", "draws_left", "holder", "turn")
-# the observation's pieces: their offsets travel as obs_<piece>
-OBSERVATION_PIECES = tuple(f"obs_{piece.name}" for piece in layout(DEFAULT_GRID))
+# The observation's pieces (``config.layout``); the config carries where each starts as
+# ``obs_at[OBS_<PIECE>]``.
+OBSERVATION_PIECES = (
+    "grounds",
+    "display",
+    "unseen",
+    "bag",
+    "passes",
+    "holder",
+    "players",
+)
+OBS_GROUNDS = 0
+OBS_DISPLAY = 1
+OBS_UNSEEN = 2
+OBS_BAG = 3
+OBS_PASSES = 4
+OBS_HOLDER = 5
+OBS_PLAYERS = 6
 KNOWN_OPTIONS = {"tiles_per_color", "grid"}
 MAX_ROW = 2**31 - 1  # cell numbers and offsets are int32 in the row
 
@@ -56,7 +71,7 @@ ElephantFestivalTwinConfig = namedtuple(
         "phase", "bag", "draws_left", "holder", "turn", "passes", "placed", "elephants",
         "box", "display", "discarded", "top", "height", "log_cell", "log_kind",
         # offsets into the observation
-        *OBSERVATION_PIECES,
+        "obs_at",
     ],
 )  # fmt: skip
 TwinConfig = ElephantFestivalTwinConfig
@@ -100,7 +115,7 @@ def make_twin_config(config: Config) -> TwinConfig:
         tile_counts=np.array(config.tile_counts, dtype=np.int64),
         neighbours=np.array(neighbour_table(config.grid), dtype=np.int64),
         **at,
-        **{f"obs_{name}": offset for name, offset in config.layout.offsets().items()},
+        obs_at=observation_offsets(config.layout, OBSERVATION_PIECES),
     )
 
 

@@ -18,7 +18,20 @@ from jungle_envs.games.jungle_sweep.compiled.board import (
     terrain,
     walk,
 )
-from jungle_envs.games.jungle_sweep.compiled.state import COCONUTS_PER_MONKEY
+from jungle_envs.games.jungle_sweep.compiled.state import (
+    COCONUTS_PER_MONKEY,
+    OBS_DICE_ROUNDS,
+    OBS_FIELDS,
+    OBS_MONKEYS,
+    OBS_MOVES,
+    OBS_OWN_COCONUTS,
+    OBS_OWN_VALUE,
+    OBS_PHASE,
+    OBS_PLAYERS,
+    OBS_POOL,
+    OBS_ROUND,
+    OBS_SUPPLY,
+)
 from jungle_envs.games.jungle_sweep.config import (
     FIELD_FEATURES,
     MIN_PLAYERS,
@@ -72,7 +85,7 @@ def observe(cfg, s, seat, obs):
         focus = mover(cfg, s)
     size, broom = s[cfg.ring_len], s[cfg.broom]
     start = broom if broom >= 0 else 0
-    fields = cfg.obs_fields
+    fields = cfg.obs_at[OBS_FIELDS]
     for j in range(size):
         code = s[cfg.ring + (j + start) % size]
         obs[fields + j * FIELD_FEATURES + COLUMN[code if code < PALM else PALM]] = 1.0
@@ -87,7 +100,7 @@ def observe(cfg, s, seat, obs):
         obs[fields + field * FIELD_FEATURES + FIELD_FEATURES - 1] = 1.0
     who = mover(cfg, s)
     for m in range(monkeys):
-        row = cfg.obs_monkeys + ((m - focus) % monkeys) * MONKEY_FEATURES
+        row = cfg.obs_at[OBS_MONKEYS] + ((m - focus) % monkeys) * MONKEY_FEATURES
         obs[row] = 1.0
         obs[row + 1] = s[cfg.monkey_pos + m] >= 0
         obs[row + 2] = m % n == seat
@@ -97,18 +110,18 @@ def observe(cfg, s, seat, obs):
         obs[row + 6] = min(s[cfg.held + m] / 8.0, 1.0)
     if decide:
         for f in range(NUM_FACES):
-            obs[cfg.obs_pool + f] = s[cfg.pool + f] / cfg.num_dice
-        obs[cfg.obs_phase + phase_index(s[cfg.phase])] = 1.0
+            obs[cfg.obs_at[OBS_POOL] + f] = s[cfg.pool + f] / cfg.num_dice
+        obs[cfg.obs_at[OBS_PHASE] + phase_index(s[cfg.phase])] = 1.0
     if s[cfg.round] < ROUNDS:
-        obs[cfg.obs_round + s[cfg.round]] = 1.0
-    obs[cfg.obs_dice_rounds] = min(s[cfg.dice_round] / 20.0, 1.0)
-    obs[cfg.obs_players + n - MIN_PLAYERS] = 1.0
+        obs[cfg.obs_at[OBS_ROUND] + s[cfg.round]] = 1.0
+    obs[cfg.obs_at[OBS_DICE_ROUNDS]] = min(s[cfg.dice_round] / 20.0, 1.0)
+    obs[cfg.obs_at[OBS_PLAYERS] + n - MIN_PLAYERS] = 1.0
     nvals = cfg.coconut_values.shape[0]
     left = 0
     for i in range(nvals):
         left += s[cfg.supply + i]
-    obs[cfg.obs_supply] = left / cfg.total_supply
-    at = cfg.obs_own_coconuts
+    obs[cfg.obs_at[OBS_SUPPLY]] = left / cfg.total_supply
+    at = cfg.obs_at[OBS_OWN_COCONUTS]
     own = 0
     for m in range(seat, monkeys, n):
         for k in range(s[cfg.held + m]):
@@ -120,9 +133,9 @@ def observe(cfg, s, seat, obs):
             own += value
     for i in range(nvals):
         obs[at + i] = min(obs[at + i], 1.0)
-    obs[cfg.obs_own_value] = min(own / 64.0, 1.0)
+    obs[cfg.obs_at[OBS_OWN_VALUE]] = min(own / 64.0, 1.0)
     if cfg.move_features:
-        move_features(cfg, s, focus, obs, cfg.obs_moves)
+        move_features(cfg, s, focus, obs, cfg.obs_at[OBS_MOVES])
 
 
 @kernel

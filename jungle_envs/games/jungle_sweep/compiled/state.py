@@ -18,7 +18,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from jungle_envs.core.compiled.twin import TwinUnavailable
+from jungle_envs.core.compiled.twin import observation_offsets
 from jungle_envs.games.jungle_sweep.config import Config
 from jungle_envs.games.jungle_sweep.state import JungleSweepState
 from jungle_envs.games.jungle_sweep.tables import (
@@ -45,12 +45,32 @@ SCALARS = (
 )
 COCONUTS_PER_MONKEY = ROUNDS * LAST_MONKEY_COCONUTS  # no monkey earns more in a game
 MAX_AWARDS = LAST_MONKEY_COCONUTS + MAX_MONKEYS  # coconuts handed out in one round, at most
-# The observation's pieces (config.observation_layout), whose offsets the twin config carries as
-# obs_<piece>; "moves" is there only with the move_features option (else -1).
+# The observation's pieces (``config.layout``); the config carries where each starts as
+# ``obs_at[OBS_<PIECE>]`` ("moves" only with the move_features option, else -1).
 OBSERVATION_PIECES = (
-    "fields", "monkeys", "pool", "phase", "round", "dice_rounds", "players", "supply",
-    "own_coconuts", "own_value", "moves",
-)  # fmt: skip
+    "fields",
+    "monkeys",
+    "pool",
+    "phase",
+    "round",
+    "dice_rounds",
+    "players",
+    "supply",
+    "own_coconuts",
+    "own_value",
+    "moves",
+)
+OBS_FIELDS = 0
+OBS_MONKEYS = 1
+OBS_POOL = 2
+OBS_PHASE = 3
+OBS_ROUND = 4
+OBS_DICE_ROUNDS = 5
+OBS_PLAYERS = 6
+OBS_SUPPLY = 7
+OBS_OWN_COCONUTS = 8
+OBS_OWN_VALUE = 9
+OBS_MOVES = 10
 
 # Named as the module attribute so that numba's cache pickles it by reference.
 JungleSweepTwinConfig = namedtuple(
@@ -65,7 +85,7 @@ JungleSweepTwinConfig = namedtuple(
         "leaving_len", "awards_len", "held", "ring", "monkey_pos", "leaving", "pool",
         "supply", "set_aside", "coconuts", "awards",
         # offsets into the observation
-        *(f"obs_{piece}" for piece in OBSERVATION_PIECES),
+        "obs_at",
     ],
 )  # fmt: skip
 
@@ -88,11 +108,6 @@ def make_twin_config(config: Config) -> JungleSweepTwinConfig:
         ("awards", MAX_AWARDS),
     ):
         at[name], size = size, size + length
-    offsets = config.layout.offsets()
-    unknown = sorted(set(offsets) - set(OBSERVATION_PIECES))
-    if unknown:
-        raise TwinUnavailable(f"the twin does not write the observation pieces {unknown}")
-    obs_at = {f"obs_{piece}": offsets.get(piece, -1) for piece in OBSERVATION_PIECES}
     ring_counts = np.array(config.ring_counts, dtype=np.int64)  # rounds x tile codes
     return JungleSweepTwinConfig(
         num_players=config.num_players,
@@ -112,7 +127,7 @@ def make_twin_config(config: Config) -> JungleSweepTwinConfig:
         ring_counts=ring_counts.reshape(ROUNDS, PALM + MAX_MONKEYS),
         short_of=np.asarray(config.short_of, dtype=np.float64),
         **at,
-        **obs_at,
+        obs_at=observation_offsets(config.layout, OBSERVATION_PIECES),
     )
 
 

@@ -11,6 +11,21 @@ from __future__ import annotations
 
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.games.spank_the_monkey.compiled.state import (
+    OBS_ATTACK_CARD,
+    OBS_ATTACK_DEFENSE,
+    OBS_ATTACK_LEVEL,
+    OBS_ATTACK_REDIRECTED,
+    OBS_ATTACK_TARGET,
+    OBS_DECK,
+    OBS_DISCARDS,
+    OBS_DISCARDS_LEFT,
+    OBS_HAND,
+    OBS_MONKEY,
+    OBS_PHASE,
+    OBS_PLAYERS,
+    OBS_SEATS,
+    OBS_TOP,
+    OBS_TOWERS,
     deck_size,
     hand_at,
     hand_size,
@@ -62,14 +77,14 @@ def observe(cfg, s, seat, obs):
     hand = hand_at(cfg, seat)
     for t in range(NUM_TYPES):
         if s[hand + t]:
-            put(obs, cfg.obs_hand + t, s[hand + t] / cfg.max_copies)
+            put(obs, OBS_HAND + t, s[hand + t] / cfg.max_copies)
     for other in range(n):
         slot = (other - seat) % n
         total = 0
         for level in range(s[cfg.tower_len + other]):
             at = level_at(cfg, other, level)
             junk, bonus, reinforcement = s[at], s[at + 1], s[at + 2]
-            row = cfg.obs_towers + (slot * MAX_LEVELS + level) * LEVEL_FEATURES
+            row = OBS_TOWERS + (slot * MAX_LEVELS + level) * LEVEL_FEATURES
             obs[row] = 1.0
             obs[row + 1] = HEIGHT[junk] / 4.0
             put(obs, row + 2, (STRENGTH[junk] + bonus) / 12.0)
@@ -80,34 +95,35 @@ def observe(cfg, s, seat, obs):
                 if bits >> c & 1:
                     obs[row + 4 + c] = 1.0
             total += HEIGHT[junk]
-        row = cfg.obs_seats + slot * SEAT_FEATURES
+        row = OBS_SEATS + slot * SEAT_FEATURES
         put(obs, row, hand_size(cfg, s, other) / 15.0)
         put(obs, row + 1, total / 30.0)
         obs[row + 2] = monkey <= total <= monkey + SPANK_REACH
         obs[row + 3] = other == s[cfg.player]
-    put(obs, cfg.obs_monkey, monkey / 20.0)
-    obs[cfg.obs_deck] = deck_size(cfg, s) / cfg.total_cards
+    put(obs, OBS_MONKEY, monkey / 20.0)
+    obs[OBS_DECK] = deck_size(cfg, s) / cfg.total_cards
+    discards = OBS_DISCARDS
     for k in range(s[cfg.discard_len]):
-        obs[cfg.obs_discards + s[cfg.discard + k]] += 1.0  # whole numbers: exact in float32
+        obs[discards + s[cfg.discard + k]] += 1.0  # whole numbers: exact in float32
     for t in range(NUM_TYPES):
-        if obs[cfg.obs_discards + t]:
-            put(obs, cfg.obs_discards + t, obs[cfg.obs_discards + t] / cfg.max_copies)
+        if obs[discards + t]:
+            put(obs, discards + t, obs[discards + t] / cfg.max_copies)
     if s[cfg.discard_len]:
-        obs[cfg.obs_top + s[cfg.discard + s[cfg.discard_len] - 1]] = 1.0
+        obs[OBS_TOP + s[cfg.discard + s[cfg.discard_len] - 1]] = 1.0
     phase = s[cfg.phase]
     if FIRST_DECISION <= phase <= LAST_DECISION:
-        obs[cfg.obs_phase + phase - FIRST_DECISION] = 1.0
+        obs[OBS_PHASE + phase - FIRST_DECISION] = 1.0
     if s[cfg.attack_len]:
         attack = cfg.attack
-        obs[cfg.obs_attack_card + s[attack + A_CARD] - FIRST_ATTACK] = 1.0
+        obs[OBS_ATTACK_CARD + s[attack + A_CARD] - FIRST_ATTACK] = 1.0
         target, level = s[attack + A_TARGET], s[attack + A_LEVEL]
         if target >= 0:
-            obs[cfg.obs_attack_target + (target - seat) % n] = 1.0
+            obs[OBS_ATTACK_TARGET + (target - seat) % n] = 1.0
         if level >= 0:
-            obs[cfg.obs_attack_level] = level / MAX_LEVELS
+            obs[OBS_ATTACK_LEVEL] = level / MAX_LEVELS
         defense = s[attack + A_DEFENSE]
         if defense >= 0:
-            obs[cfg.obs_attack_defense + defense - FIRST_DEFENSE] = 1.0
-        obs[cfg.obs_attack_redirected] = s[attack + A_REDIRECTED]
-    obs[cfg.obs_discards_left] = s[cfg.discards_left] / MAX_DISCARDS
-    obs[cfg.obs_players + n - MIN_PLAYERS] = 1.0
+            obs[OBS_ATTACK_DEFENSE + defense - FIRST_DEFENSE] = 1.0
+        obs[OBS_ATTACK_REDIRECTED] = s[attack + A_REDIRECTED]
+    obs[OBS_DISCARDS_LEFT] = s[cfg.discards_left] / MAX_DISCARDS
+    obs[OBS_PLAYERS + n - MIN_PLAYERS] = 1.0

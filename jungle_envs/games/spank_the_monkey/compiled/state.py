@@ -12,8 +12,8 @@ option value (the deck sizes the discard pile and the towers).
              draws (5n, in order), queue (n, in order), attack (5)
 
 T = 44 card types, n players, L = junk cards in the deck (no tower holds more), C = cards
-in the deck. The config also holds the observation's offsets (``obs_<piece>``, from the
-game's ``config.layout``).
+in the deck. The observation's offsets are constants (``OBS_<PIECE>``, from the game's
+``config.LAYOUT``, the same for every option).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import numpy as np
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.twin import TwinUnavailable
 from jungle_envs.games.spank_the_monkey.compiled.tables import HEIGHT
-from jungle_envs.games.spank_the_monkey.config import Config
+from jungle_envs.games.spank_the_monkey.config import LAYOUT, Config
 from jungle_envs.games.spank_the_monkey.state import SpankState
 from jungle_envs.games.spank_the_monkey.tables import ACTIONS, HAND_SIZE, JUNK_TYPES, NUM_TYPES
 
@@ -48,6 +48,25 @@ ATTACK_FIELDS = 5
 MAX_CARDS = 1 << 16
 MAX_MONKEY = 1 << 24
 
+# The observation's layout is the same for every option, so where each piece starts is a
+# constant compiled into the kernels (a config field per piece would be passed on every
+# kernel call: 15 of them made Spank the Monkey's rules 20-25% slower).
+OBS_HAND = LAYOUT.offset("hand")
+OBS_TOWERS = LAYOUT.offset("towers")
+OBS_SEATS = LAYOUT.offset("seats")
+OBS_MONKEY = LAYOUT.offset("monkey")
+OBS_DECK = LAYOUT.offset("deck")
+OBS_DISCARDS = LAYOUT.offset("discards")
+OBS_TOP = LAYOUT.offset("top")
+OBS_PHASE = LAYOUT.offset("phase")
+OBS_ATTACK_CARD = LAYOUT.offset("attack_card")
+OBS_ATTACK_TARGET = LAYOUT.offset("attack_target")
+OBS_ATTACK_LEVEL = LAYOUT.offset("attack_level")
+OBS_ATTACK_DEFENSE = LAYOUT.offset("attack_defense")
+OBS_ATTACK_REDIRECTED = LAYOUT.offset("attack_redirected")
+OBS_DISCARDS_LEFT = LAYOUT.offset("discards_left")
+OBS_PLAYERS = LAYOUT.offset("players")
+
 # Named as the module attribute so that numba's cache pickles it by reference.
 SpankTwinConfig = namedtuple(
     "SpankTwinConfig",
@@ -60,15 +79,14 @@ SpankTwinConfig = namedtuple(
         "discard_len", "draws_len", "queue_len", "attack_len",
         "deck", "hands", "tower_len", "towers", "discard", "draws", "queue", "attack",
         # offsets into the observation (``config.layout``)
-        "obs_hand", "obs_towers", "obs_seats", "obs_monkey", "obs_deck", "obs_discards",
-        "obs_top", "obs_phase", "obs_attack_card", "obs_attack_target", "obs_attack_level",
-        "obs_attack_defense", "obs_attack_redirected", "obs_discards_left", "obs_players",
     ],
 )  # fmt: skip
 TwinConfig = SpankTwinConfig
 
 
 def make_twin_config(config: Config) -> TwinConfig:
+    if config.layout is not LAYOUT:
+        raise TwinUnavailable("the twin writes only the game's own observation layout")
     n, counts = config.num_players, [int(c) for c in config.deck_counts]
     total = sum(counts)
     if total > MAX_CARDS:
@@ -108,7 +126,6 @@ def make_twin_config(config: Config) -> TwinConfig:
         levels=levels,
         draws_cap=draws_cap,
         **at,
-        **{f"obs_{name}": offset for name, offset in config.layout.offsets().items()},
     )
 
 
