@@ -309,7 +309,7 @@ class Game(ABC):
         """Rebuild a state saved by ``state_to_json``; raise ``StateError`` if malformed."""
         try:
             payload = json.loads(text)
-        except (TypeError, json.JSONDecodeError) as exc:
+        except (TypeError, ValueError) as exc:  # ValueError: also a number over 4,300 digits
             raise StateError(f"saved state is not valid JSON: {exc}") from None
         except RecursionError:
             raise StateError("saved state is nested too deeply to be a state") from None

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from jungle_envs.core.engines import checked_opponent_action
+from jungle_envs.core.files import atomic_write_text, read_text_limited
 from jungle_envs.core.game import CHANCE, TERMINAL, Game
 from jungle_envs.core.policies import make_policy, opponent_action
 from jungle_envs.core.registry import GAMES, make_game
@@ -185,7 +186,7 @@ class Session:
     def save(self, path: str | Path) -> Path:
         path = Path(path).expanduser()
         try:
-            path.write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+            atomic_write_text(path, json.dumps(self.to_dict(), indent=1) + "\n")
         except OSError as exc:
             raise OSError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from None
         return path
@@ -195,14 +196,14 @@ def read_save(path: str | Path) -> dict[str, Any]:
     """A save file's content (a dict), or LoadError saying why not."""
     path = Path(path).expanduser()
     try:
-        text = path.read_text()
+        text = read_text_limited(path)
     except OSError as exc:
         raise LoadError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise LoadError(f"{str(path)!r} is not a text file") from None
+    except ValueError as exc:
+        raise LoadError(str(exc)) from None
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:  # ValueError: a number over 4,300 digits
         raise LoadError(f"{str(path)!r} is not a saved game (not JSON: {exc})") from None
     if not isinstance(data, dict):
         raise LoadError(f"{str(path)!r} is not a saved game (not a JSON object)")
@@ -216,7 +217,10 @@ def session_from_save(data: dict[str, Any], seats: list[str] | None = None) -> S
         return _session_from_save(data, seats)
     except LoadError:
         raise
-    except (StateError, ValueError, TypeError, KeyError, AttributeError, RecursionError) as exc:
+    except (
+        StateError, ValueError, TypeError, LookupError, AttributeError, ArithmeticError,
+        RecursionError,
+    ) as exc:  # fmt: skip
         raise LoadError(f"not a usable saved game: {exc}") from None
 
 
