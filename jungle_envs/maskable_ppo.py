@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from jungle_envs.core.policies import registered_entry
+from jungle_envs.core.workers import one_torch_thread_after_fork
 
 
 class MaskablePPOPolicy:
@@ -25,6 +26,7 @@ class MaskablePPOPolicy:
     """
 
     def __init__(self, model: Any, deterministic: bool = True) -> None:
+        one_torch_thread_after_fork()
         if isinstance(model, (str, os.PathLike)):
             model = load_maskable_ppo(model)
         self.model = model
@@ -63,6 +65,7 @@ class MaskablePPOPolicy:
 
 
 def load_maskable_ppo(path: str | os.PathLike) -> Any:
+    one_torch_thread_after_fork()
     try:
         from sb3_contrib import MaskablePPO
     except ImportError as exc:  # pragma: no cover - depends on the install

@@ -42,6 +42,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space, concatenate, create_empty_array
 
+from jungle_envs.core.arguments import check_count, check_reset_options, check_seeds, is_integer
 from jungle_envs.core.workers import ParentWatch
 
 
@@ -153,11 +154,10 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         context: str | None = None,
         **env_kwargs: Any,
     ) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        num_envs = check_count("num_envs", num_envs)
         if num_workers is None:
             num_workers = min(num_envs, os.cpu_count() or 1) - 1
-        if not isinstance(num_workers, int) or not 0 <= num_workers < num_envs:
+        if not is_integer(num_workers) or not 0 <= num_workers < num_envs:
             raise ValueError(
                 f"num_workers must be an int in 0..{num_envs - 1} (the caller steps a share "
                 f"too), got {num_workers!r}"
@@ -166,7 +166,7 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
         self.single_observation_space = probe.observation_space
         self.single_action_space = probe.action_space
         probe.close()
-        self.num_envs, self.num_workers = num_envs, num_workers
+        self.num_envs, self.num_workers = num_envs, int(num_workers)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._masks = np.ones((num_envs, int(self.single_action_space.n)), dtype=bool)
@@ -192,13 +192,9 @@ class BatchedVectorEnv(gym.vector.VectorEnv):
     # --- the VectorEnv API -------------------------------------------------------------
     def reset(self, *, seed: int | Sequence[int | None] | None = None, options=None):
         self._check_open()
-        if seed is None or isinstance(seed, (int, np.integer)):
-            seeds = [None if seed is None else int(seed) + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)
-            if len(seeds) != self.num_envs:
-                raise ValueError(f"reset needs {self.num_envs} seeds, got {len(seeds)}")
-        if seed is not None:
+        check_reset_options(options)
+        seeds = check_seeds(seed, self.num_envs)  # all checked before any env resets
+        if seed is not None and seeds[0] is not None:
             self._np_random, self._np_random_seed = seeding.np_random(seeds[0])
         obs, info = self._run("reset", self._split(seeds), options)
         self._masks = info["action_mask"].astype(bool)

@@ -271,3 +271,60 @@ def test_a_model_opponent_must_fit_the_run(tmp_path):
     check_config({**base, "players": 2})
     with pytest.raises(ConfigError, match=r"^opponents: .*trained on"):
         check_config({**base, "players": 3})
+
+
+@pytest.mark.parametrize(
+    ("flags", "field"),
+    [
+        (["--env", ENV], "--env"),
+        (["--players", "2", "--opponents", "random"], "--players, --opponents"),
+        (["--set", "ppo.learning_rate=1e-4"], "--set"),
+        (["--overwrite"], "--overwrite"),
+    ],
+)
+def test_resume_refuses_arguments_that_would_change_the_run(
+    flags, field, tmp_path, capsys, no_workers
+):
+    run = make_run(tmp_path / "run")
+    before = snapshot(run)
+    err = refused(capsys, ["--resume", str(run), *flags])
+    assert f"drop {field}" in err and "only --timesteps" in err
+    assert snapshot(run) == before and not no_workers
+
+
+def test_a_folder_holding_a_run_is_refused_unless_overwrite(tmp_path, capsys, no_workers):
+    run = make_run(tmp_path / "run")
+    before = snapshot(run)
+    err = refused(capsys, ["--env", ENV, "--out", str(run)])
+    assert "holds a run" in err and f"--resume {run}" in err and "--overwrite" in err
+    assert snapshot(run) == before
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    err = refused(capsys, ["--env", ENV, "--out", str(other), "--overwrite"])
+    assert "other files" in err and (other / "notes.txt").read_text() == "mine"
+    assert not no_workers
+
+
+def test_the_default_run_folder_is_not_overwritten_by_the_same_command_twice(
+    tmp_path, capsys, monkeypatch, no_workers
+):
+    monkeypatch.chdir(tmp_path)
+    make_run(tmp_path / "runs" / "TropicRace-seed0", seed=0)
+    err = refused(capsys, ["--env", ENV, "--seed", "0"])
+    assert "holds a run" in err and not no_workers
+
+
+@pytest.mark.parametrize("out", ["/proc/no-such-run", "{file}/run"])
+def test_an_unwritable_run_folder_is_one_line(out, tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    err = refused(capsys, ["--env", ENV, "--out", out.format(file=tmp_path / "file")])
+    assert err.startswith("config error: ") and "run folder" in err
+
+
+def test_overwrite_starts_the_new_run_in_an_empty_folder(tmp_path):
+    run = make_run(tmp_path / "run")
+    (run / "checkpoints" / "step-0000000064.zip").write_text("old game's checkpoint")
+    train.check_new_run_folder(run, overwrite=True)
+    train.prepare_run_folder(run, overwrite=True)
+    assert run.is_dir() and not any(run.iterdir())  # nothing of the old run to mix in

@@ -171,3 +171,39 @@ def test_a_closed_env_says_it_was_closed():
     envs = BatchedVectorEnv(ENV_ID, 2, num_workers=1, num_players=2)
     envs.close()
     assert_closed_for_good(envs, r"close\(\) was called")
+
+
+FORK_AFTER_TORCH = """
+import sys, time, numpy as np, torch
+torch.set_num_threads(2)
+torch.ones(512, 512) @ torch.ones(512, 512)  # the parent's OpenMP pool is started
+from jungle_envs.process_vector_env import BatchedVectorEnv
+from training.common import make_vec_env
+model = "jungle_envs/agents/TropicRace-2p.zip"
+if sys.argv[1] == "batched":
+    envs = BatchedVectorEnv("jungle_envs/TropicRace-v0", num_envs=2, num_workers=1,
+                            context="fork", opponents=model, num_players=2)
+    envs.reset(seed=0)
+    for _ in range(5):
+        envs.step(envs.action_masks().argmax(1))
+else:
+    envs = make_vec_env("jungle_envs/TropicRace-v0", n_envs=2, seed=0, subprocess=True,
+                        vectorization="python", opponents=model, num_players=2)
+    envs.reset()
+    for _ in range(5):
+        envs.step(np.array(envs.env_method("action_masks")).argmax(1))
+envs.close()
+print("stepped")
+"""
+
+
+@pytest.mark.parametrize("kind", ["batched", "sb3"])
+def test_workers_forked_after_torch_ran_on_threads_play_model_opponents(kind):
+    # Before the fix both workers waited forever at an OpenMP barrier in the model's first
+    # forward pass (a forked child has no threads for the pool its parent started).
+    run = subprocess.run(
+        [sys.executable, "-c", FORK_AFTER_TORCH, kind], capture_output=True, text=True, timeout=300,
+        cwd=Path(__file__).resolve().parents[1],
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "stepped" in run.stdout

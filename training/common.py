@@ -14,7 +14,7 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
 import jungle_envs  # noqa: F401  (registers the envs)
-from jungle_envs.core.workers import EndsWithParent
+from jungle_envs.core.workers import EndsWithParent, one_torch_thread_after_fork
 from training.config import DEFAULTS
 
 BUILT_IN_OPPONENTS = ("random", "heuristic")
@@ -98,6 +98,7 @@ def new_model(
     threads: int | None = None,
     **overrides: Any,
 ) -> MaskablePPO:
+    one_torch_thread_after_fork()
     torch.set_num_threads(threads or torch_threads(venv))
     params = {**DEFAULT_HYPERPARAMETERS, **overrides}
     dict_obs = isinstance(venv.observation_space, gym.spaces.Dict)

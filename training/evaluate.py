@@ -27,7 +27,7 @@ from jungle_envs.evaluation import EvaluationResult, evaluate, merge_results, wi
 from jungle_envs.maskable_ppo import is_model, trained_on
 from training import cli
 from training.config import parse_value
-from training.validate import fail, opponent_known, plain_policy_names
+from training.validate import check_policy_name, fail
 
 
 def _run(job: tuple) -> EvaluationResult:
@@ -165,12 +165,7 @@ def check_args(args: argparse.Namespace) -> None:
     specs = [("--agent", args.agent)]
     specs += [("--opponents", name) for name in args.opponents.split(",")]
     for flag, name in specs:
-        if not opponent_known(name):
-            fail(
-                f"evaluate: error: {flag} {name!r} is neither a built-in player "
-                f"({', '.join(plain_policy_names())}, mcts:BUDGET), a model file that exists "
-                f"nor rllib:CHECKPOINT_DIR"
-            )
+        check_policy_name("evaluate", flag, name)
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:

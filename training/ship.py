@@ -24,6 +24,7 @@ from sb3_contrib import MaskablePPO
 from jungle_envs import agents
 from training import cli
 from training.selfplay import atomic_save, atomic_write_text
+from training.validate import fail
 
 # What a model keeps only to go on training: the last batch of observations and episode
 # statistics (for the largest observation, more than the network itself).
@@ -154,13 +155,20 @@ def main(argv: list[str] | None = None) -> Path:
         "--dest", type=Path, default=agents.AGENTS_DIR, help="folder of the shipped agents"
     )
     args = parser.parse_args(argv)
-    if not (args.run / "config.json").exists():
-        raise SystemExit(f"{args.run} is not a run folder (no config.json)")
+    if not (args.run / "config.json").is_file():
+        fail(f"ship: error: {args.run} is not a run folder (no config.json)")
     if args.select is not None and args.select < 1:
         parser.error("--select needs at least 1 game")
     model, selection = args.model, None
     if args.select:
         model, selection = select(args.run, args.select, args.workers)
+    model = model or args.run / "model.zip"
+    if not model.is_file():
+        what = "--model" if args.model else "the run's model"
+        fail(
+            f"ship: error: {what} {str(model)!r} does not exist (a run that has not "
+            f"finished has only checkpoints: ship one with --model, or pick with --select)"
+        )
     return ship(args.run, model, args.dest, selection)
 
 

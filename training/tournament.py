@@ -25,6 +25,7 @@ import jungle_envs
 from jungle_envs.core.policies import make_policy
 from jungle_envs.evaluation import play_game
 from training import cli
+from training.validate import check_policy_name
 
 
 def seating(players: int, game_index: int) -> list[int]:
@@ -174,6 +175,8 @@ def main(argv: list[str] | None = None) -> list[tuple[str, float]]:
         parser.error("a tournament needs at least two policies")
     if args.games < 1:
         parser.error("--games must be at least 1")
+    for name in args.policies:
+        check_policy_name("tournament", "--policies", name)
     result = run(
         args.env, args.policies, args.players, args.games, args.seed, args.workers, quiet=args.quiet
     )

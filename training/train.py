@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import shutil
 import sys
 import time
 import warnings
@@ -197,6 +199,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, help="run folder (None: runs/<Game>-seed<S>)")
     parser.add_argument("--resume", type=Path, help="continue the run in this folder")
     parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the run already in --out (by default a folder holding a run is refused)",
+    )
+    parser.add_argument(
         "--set",
         action="append",
         default=[],
@@ -212,6 +219,16 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, dict | None
     ConfigError before anything is written if the config would not run."""
     if args.resume:
         out = args.resume
+        given = [flag for flag, value in (
+            ("--env", args.env), ("--players", args.players), ("--opponents", args.opponents),
+            ("--n-envs", args.n_envs), ("--seed", args.seed), ("--config", args.config),
+            ("--out", args.out), ("--set", args.set), ("--overwrite", args.overwrite),
+        ) if value not in (None, [], False)]  # fmt: skip
+        if given:
+            raise ConfigError(
+                f"--resume continues the run as it was saved; drop {', '.join(given)} "
+                f"(only --timesteps may change)"
+            )
         if not (out / "config.json").is_file():
             what = "has no config.json (is it a run folder?)" if out.is_dir() else "does not exist"
             raise ConfigError(f"--resume {str(out)!r} {what}")
@@ -243,9 +260,40 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, dict | None
         config["players"] = jungle_envs.game_class(config["env"]).spec.default_players
     stem = config["env"].split("/")[-1].removesuffix("-v0")
     out = args.out or Path("runs") / f"{stem}-seed{config['seed']}"
+    check_new_run_folder(out, args.overwrite)
+    return config, out, None
+
+
+def check_new_run_folder(out: Path, overwrite: bool) -> None:
+    """A new run goes to a folder that does not exist or is empty; one holding a finished or
+    unfinished run is replaced only with ``--overwrite`` (never mixed with the new run)."""
     if out.exists() and not out.is_dir():
         raise ConfigError(f"--out {str(out)!r} is a file, not a run folder")
-    return config, out, None
+    if not out.is_dir() or not any(out.iterdir()):
+        return
+    if not (out / "config.json").is_file():
+        raise ConfigError(
+            f"--out {str(out)!r} is a folder with other files in it; choose a new or empty one"
+        )
+    if not overwrite:
+        raise ConfigError(
+            f"--out {str(out)!r} holds a run; continue it with --resume {out}, replace it with "
+            f"--overwrite, or choose another --out"
+        )
+
+
+def prepare_run_folder(out: Path, overwrite: bool) -> None:
+    """Make the run folder, after removing the run ``--overwrite`` replaces; a folder that
+    cannot be made or written is one line and status 2."""
+    try:
+        if overwrite and (out / "config.json").is_file():
+            shutil.rmtree(out)
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / f".write-test.{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        fail(f"config error: cannot write the run folder {str(out)!r}: {exc.strerror or exc}")
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -256,7 +304,7 @@ def main(argv: list[str] | None = None) -> Path:
         # one line and status 2, before the run folder or a worker process exists
         fail(f"config error: {exc}")
     env_kwargs = {"num_players": config["players"], **config["env_options"]}
-    out.mkdir(parents=True, exist_ok=True)
+    prepare_run_folder(out, latest is None and args.overwrite)
     session = len(list((out / "logs").glob("session-*"))) if (out / "logs").exists() else 0
     if latest is None:
         atomic_write_text(out / "config.json", json.dumps(config, indent=2))

@@ -214,7 +214,27 @@ def opponent_known(name: str) -> bool:
         return True
     if name.startswith("rllib:"):
         return os.path.exists(name.removeprefix("rllib:"))
-    return os.path.exists(name)
+    return os.path.isfile(name) or os.path.isfile(f"{name}.zip")  # a run folder is no model
+
+
+def check_policy_name(prog: str, flag: str, name: str) -> None:
+    """One line and status 2 for a player name that is no built-in player, model file or
+    RLlib checkpoint (a run folder: the hint names its model)."""
+    if opponent_known(name):
+        return
+    hint = ""
+    if os.path.isdir(name):
+        inside = os.path.join(name, "model.zip")
+        hint = (
+            f" ({name!r} is a folder; its model is {inside!r})"
+            if os.path.isfile(inside)
+            else (f" ({name!r} is a folder, not a model file)")
+        )
+    fail(
+        f"{prog}: error: {flag} {name!r} is neither a built-in player "
+        f"({', '.join(plain_policy_names())}, mcts:BUDGET), a model file that exists "
+        f"nor rllib:CHECKPOINT_DIR{hint}"
+    )
 
 
 def check_opponent_names(field: str, spec: Any, extra: tuple[str, ...] = ()) -> None:

@@ -32,6 +32,7 @@ ENV_OPTIONS = {
     "event_log": "hand over info['events']: every decision and chance outcome since the "
     "learner's last decision, as the learner may know them (default False)",
 }
+MAX_INT64 = 2**63 - 1
 CHOICES = {
     "observation_mode": ("flat", "dict"),
     "illegal_action": ("lose", "raise"),
@@ -72,17 +73,60 @@ def check_flag(name: str, value: Any) -> bool:
     return bool(value)
 
 
+def is_integer(value: Any) -> bool:
+    """A Python or numpy integer, not a bool (``True`` is an int to Python, not to us)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_count(name: str, value: Any, minimum: int = 1, maximum: int = MAX_INT64) -> int:
+    """An integer (Python or numpy) in ``[minimum, maximum]``, as a Python int."""
+    if not is_integer(value) or not minimum <= value <= maximum:
+        upper = "" if maximum == MAX_INT64 else f" and <= {maximum}"
+        raise ValueError(f"{name} must be an int >= {minimum}{upper}, got {value!r}")
+    return int(value)
+
+
 def check_step_limit(step_limit: Any, default: int) -> int | None:
     """-1 means the game's own bound on a seat's decisions; None means no limit."""
     if step_limit is None:
         return None
-    if isinstance(step_limit, bool) or not isinstance(step_limit, (int, np.integer)):
-        raise ValueError(f"step_limit must be an int >= 1, -1 or None, got {step_limit!r}")
-    if step_limit == -1:
-        return default
-    if step_limit < 1:
-        raise ValueError(f"step_limit must be an int >= 1, -1 or None, got {step_limit!r}")
-    return int(step_limit)
+    if not is_integer(step_limit) or not (step_limit == -1 or 1 <= step_limit <= MAX_INT64):
+        raise ValueError(
+            f"step_limit must be an int from 1 to 2**63 - 1, -1 or None, got {step_limit!r}"
+        )
+    return default if step_limit == -1 else int(step_limit)
+
+
+def check_reset_options(options: Any) -> None:
+    """``reset(options=...)``: the envs take none (None or an empty dict)."""
+    if options is None:
+        return
+    if not isinstance(options, dict):
+        raise TypeError(f"reset() options must be a dict or None, got {options!r}")
+    if options:
+        raise ValueError(f"reset() takes no options, got {sorted(map(str, options))}")
+
+
+def check_seeds(seed: Any, num_envs: int) -> list[int | None]:
+    """One seed per env from ``reset(seed=...)`` of a vector env: None (fresh entropy), an
+    int ``s`` (env i gets ``s + i``) or a sequence of ``num_envs`` ints or Nones; every seed
+    an integer >= 0. Checked whole before any env's stream changes."""
+    if seed is None:
+        return [None] * num_envs
+    if is_integer(seed):
+        seeds: list[Any] = [int(seed) + i for i in range(num_envs)]
+    elif isinstance(seed, (list, tuple, np.ndarray)) and np.ndim(seed) == 1:
+        seeds = list(seed)
+        if len(seeds) != num_envs:
+            raise ValueError(f"reset() needs {num_envs} seeds, got {len(seeds)}")
+    else:
+        raise TypeError(
+            f"seed must be None, an int >= 0 or a list of {num_envs} of them, got {seed!r}"
+        )
+    bad = [s for s in seeds if s is not None and (not is_integer(s) or s < 0)]
+    if bad:
+        raise ValueError(f"seeds must be ints >= 0 or None, got {bad[0]!r}")
+    return [None if s is None else int(s) for s in seeds]
 
 
 def parse_env_arguments(
@@ -116,11 +160,7 @@ def parse_env_arguments(
         check_choice(name, value)
     game = game_class(num_players, **game_options)
     n = game.num_players
-    if agent_seat != "random" and (
-        isinstance(agent_seat, (bool, np.bool_))
-        or not isinstance(agent_seat, (int, np.integer))
-        or not 0 <= agent_seat < n
-    ):
+    if agent_seat != "random" and (not is_integer(agent_seat) or not 0 <= agent_seat < n):
         raise ValueError(f"agent_seat must be 'random' or a seat in 0..{n - 1}, got {agent_seat!r}")
     return EnvArguments(
         game=game,

@@ -20,6 +20,7 @@ from jungle_envs.core.arguments import (
     UnsupportedRenderMode,
     check_choice,
     check_flag,
+    check_reset_options,
     parse_env_arguments,
 )
 from jungle_envs.core.engines import CompiledEngine, OpponentError, ReferenceEngine
@@ -99,8 +100,7 @@ class JungleEnv(gym.Env):
 
     # --- Gymnasium API ----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        if options:
-            raise ValueError(f"reset() takes no options, got {sorted(options)}")
+        check_reset_options(options)
         super().reset(seed=seed)
         # Opponents draw from their own stream so their choices never shift the dice.
         self._opponent_rng = np.random.default_rng(self.np_random.integers(2**63))

@@ -101,6 +101,7 @@ class ParentWatch:
     def for_workers(cls, start_method: str) -> ParentWatch:
         """For workers started now, from this thread, with a ``multiprocessing`` start
         method ("fork", "spawn" or "forkserver")."""
+        one_torch_thread_after_fork()
         if start_method == "forkserver":
             # The workers' parent is the fork server, whose pid this process does not know;
             # the server exits when this process does, and its main thread forks them.
@@ -133,3 +134,27 @@ class EndsWithParent(Generic[T]):
 
     def __repr__(self) -> str:
         return f"EndsWithParent({self.factory!r}, builder_pid={self.builder_pid})"
+
+
+_torch_guarded = False
+
+
+def one_torch_thread_after_fork() -> None:
+    """From now on, a process forked from this one runs PyTorch on one thread.
+
+    A process that ran PyTorch on several threads and then forks hands its child an OpenMP
+    thread pool whose threads do not exist there: the child's first parallel region waits
+    at its barrier forever (a model opponent in a forked worker hung this way). On one
+    thread PyTorch never enters such a region; PyTorch's own DataLoader workers do the same.
+    Call it before the first PyTorch work of a process that may fork (loading a model,
+    building one); calling it again does nothing."""
+    global _torch_guarded
+    if not _torch_guarded and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_one_torch_thread)
+        _torch_guarded = True
+
+
+def _one_torch_thread() -> None:
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)

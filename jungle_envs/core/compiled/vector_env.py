@@ -34,7 +34,14 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
-from jungle_envs.core.arguments import ENV_OPTIONS, parse_env_arguments
+from jungle_envs.core.arguments import (
+    ENV_OPTIONS,
+    check_count,
+    check_flag,
+    check_reset_options,
+    check_seeds,
+    parse_env_arguments,
+)
 from jungle_envs.core.compiled import runner
 from jungle_envs.core.compiled.rng import stream_state
 from jungle_envs.core.compiled.twin import Twin, bind
@@ -105,8 +112,8 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         copy: bool = True,
         **game_options: Any,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        num_envs = check_count("num_envs", num_envs)
+        copy = check_flag("copy", copy)
         args = parse_env_arguments(
             self.game_class, num_players, opponents, agent_seat, observation_mode,
             illegal_action, reward, skip_forced_actions, step_limit, game_options,
@@ -177,13 +184,9 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
 
     # --- Gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
-        if options:
-            raise ValueError(f"reset() takes no options, got {sorted(options)}")
-        seeds = seed if isinstance(seed, (list, tuple)) else [
-            None if seed is None else seed + i for i in range(self.num_envs)
-        ]  # fmt: skip
-        if len(seeds) != self.num_envs:
-            raise ValueError(f"reset() needs {self.num_envs} seeds, got {len(seeds)}")
+        self._check_open()
+        check_reset_options(options)
+        seeds = check_seeds(seed, self.num_envs)  # all checked before any stream changes
         for i, env_seed in enumerate(seeds):
             self.buffers.streams[i] = stream_state(env_seed)
         self._pool_rng = np.random.default_rng(seeds if None not in seeds else None)
@@ -192,8 +195,7 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         return self._observation(), self._info(final=False)
 
     def step(self, actions):
-        if not self._started:
-            raise RuntimeError("call reset() before step()")
+        self._check_started("step()")
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(
@@ -226,7 +228,17 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         """Bool (num_envs, num_actions) mask of every env's legal actions."""
+        self._check_started("action_masks()")
         return self.buffers.masks.astype(bool)
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise RuntimeError(f"this {type(self).__name__} is closed; make a new one")
+
+    def _check_started(self, what: str) -> None:
+        self._check_open()
+        if not self._started:
+            raise RuntimeError(f"call reset() before {what}")
 
     def set_opponent_mix(self, mix: dict[str, float]) -> None:
         """Draw every env's opponents from this mixture from its next episode on, e.g.
@@ -266,6 +278,7 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
     @property
     def states(self) -> list:
         """Snapshots of every env's game state (reference dataclasses)."""
+        self._check_started("reading states")
         return [self.twin.unpack(row) for row in self.buffers.rows]
 
     def run(self, command: int) -> None:
@@ -359,6 +372,4 @@ def resolve_threads(num_threads: int | None, num_envs: int) -> int:
         except AttributeError:  # not on Linux
             cores = os.cpu_count() or 1
         return max(1, min(cores, num_envs // ENVS_PER_THREAD))
-    if isinstance(num_threads, bool) or not isinstance(num_threads, int) or num_threads < 1:
-        raise ValueError(f"num_threads must be an int >= 1, got {num_threads!r}")
-    return num_threads
+    return check_count("num_threads", num_threads)

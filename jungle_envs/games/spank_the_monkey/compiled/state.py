@@ -85,7 +85,7 @@ TwinConfig = SpankTwinConfig
 
 
 def make_twin_config(config: Config) -> TwinConfig:
-    if config.layout is not LAYOUT:
+    if config.layout.pieces != LAYOUT.pieces:
         raise TwinUnavailable("the twin writes only the game's own observation layout")
     n, counts = config.num_players, [int(c) for c in config.deck_counts]
     total = sum(counts)

@@ -64,7 +64,7 @@ TwinConfig = TropicRaceTwinConfig
 
 
 def make_twin_config(config: Config) -> TwinConfig:
-    if config.layout is not LAYOUT:
+    if config.layout.pieces != LAYOUT.pieces:
         raise TwinUnavailable("the twin writes only the game's own observation layout")
     per, total = config.monkeys_per_player, sum(config.tile_mix)
     if per > MAX_MONKEYS_PER_PLAYER:
