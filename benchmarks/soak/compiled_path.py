@@ -88,6 +88,35 @@ def play_compiled(
             if since_end > patience:
                 fail(f"no episode ended in {patience} steps")
         ended = done
+    check_refusals(envs, task.seed)
+
+
+def check_refusals(envs: Any, seed: int) -> None:
+    """At a task's end: bad seeds and options change no row or stream, numpy seeds reset as
+    Python ints do, and a closed env refuses every call."""
+    rows, streams = envs.buffers.rows, envs.buffers.streams
+    before = rows.tobytes(), streams.tobytes()
+    bad_seeds = [[seed, -1] + [seed] * (envs.num_envs - 2), "1", 1.5, [seed] * (envs.num_envs + 1)]
+    for bad in [*({"seed": s} for s in bad_seeds), {"options": 5}, {"options": {"x": 1}}]:
+        try:
+            envs.reset(**bad)
+        except (ValueError, TypeError):
+            check((rows.tobytes(), streams.tobytes()) == before, f"reset({bad}) changed a row")
+        else:
+            fail(f"reset({bad}) was accepted")
+    envs.reset(seed=np.arange(seed, seed + envs.num_envs))
+    by_numpy = rows.tobytes(), streams.tobytes()
+    envs.reset(seed=seed)
+    check((rows.tobytes(), streams.tobytes()) == by_numpy, "numpy seeds reset otherwise")
+    envs.close()
+    for name, call in (("step", lambda: envs.step(np.zeros(envs.num_envs, dtype=np.int64))),
+                       ("reset", lambda: envs.reset(seed=seed)),
+                       ("action_masks", envs.action_masks)):  # fmt: skip
+        try:
+            call()
+        except RuntimeError:
+            continue
+        fail(f"{name}() after close() was accepted")
 
 
 def _empty_rows(masks: np.ndarray) -> list[int]:

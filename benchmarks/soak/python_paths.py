@@ -4,6 +4,8 @@ env, checking after every step what that path can see."""
 from __future__ import annotations
 
 import math
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -56,14 +58,39 @@ def play_engine_game(game: Game, seed: int, deep: bool, check_every: int) -> tup
                     fail(f"step {steps}: legal_actions {legal} != the mask")
             game.apply_action(state, pick_action(mask, rng))
         steps += 1
+        if deep and steps % SAVE_EVERY == 0:
+            check_play_save(game, state, f"step {steps}")
         if steps > limit:
             fail(f"no end after {limit} steps")
     check_engine_state(game, state, "end")
+    if deep:
+        check_play_save(game, state, "end")
     check(not game.legal_mask(state).any(), "a finished game has legal actions")
     info = game.final_info(state)
     check_results(game, info["scores"], info["winners"], info["returns"], "end")
     check(info["returns"] == game.returns(state), "final_info's returns != returns()")
     return steps, False
+
+
+SAVE_EVERY = 25  # steps between the play CLI's save/load round trips in deep games
+
+
+def check_play_save(game: Game, state: Any, what: str) -> None:
+    """The play CLI loads the position from a file (as ``load FILE`` does), saves it again
+    (written whole, by rename) and loads that save: the same position each time."""
+    from jungle_envs.play.session import read_save, session_from_save
+
+    text = game.state_to_json(state)
+    with tempfile.TemporaryDirectory() as folder:
+        bare = Path(folder) / "position.json"
+        bare.write_text(text)
+        session = session_from_save(read_save(bare))
+        check(session.game.state_to_json(session.state) == text, f"{what}: load changed it")
+        saved = session.save(Path(folder) / "save.json")
+        again = session_from_save(read_save(saved))
+        check(again.game.state_to_json(again.state) == text, f"{what}: save+load changed it")
+        check(sorted(p.name for p in Path(folder).iterdir()) == ["position.json", "save.json"],
+              f"{what}: the save left a temporary file")  # fmt: skip
 
 
 def play_env_game(
