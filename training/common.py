@@ -117,11 +117,17 @@ def mark_trained_on(model: MaskablePPO, env_id: str, players: int, env_options: 
 
 
 def torch_threads(venv: VecEnv) -> int:
-    """Every core for PyTorch when the envs step in this process between updates (the
-    compiled vector env); one when worker processes step alongside the updates."""
+    """One PyTorch thread beside worker processes; otherwise half the cores, at most 4.
+
+    PyTorch's default, a thread per core, collapses when anything else runs: its threads
+    wait for one another at every parallel region, and one of them always waits for a
+    core. On 2 cores with a second busy process, 2 threads trained 2.6x slower than 1
+    (Jungle Sweep 1,289 vs 3,366 steps/s; quiet, 2 threads were 1.3x faster);
+    ``python -m benchmarks.torch_threads`` measures it. Half the cores keeps that margin."""
     if isinstance(venv, SubprocVecEnv):
         return 1
-    return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(4, (cores or 1) // 2))
 
 
 def uses_pool(config: dict[str, Any]) -> bool:

@@ -11,30 +11,22 @@ processes read the same folder.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from stable_baselines3.common.callbacks import BaseCallback
 
 import jungle_envs
+from jungle_envs.core.files import atomic_write, atomic_write_text
 from jungle_envs.core.policies import make_policy
 from jungle_envs.maskable_ppo import MaskablePPOPolicy
 
 MANIFEST = "pool.json"
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
 def atomic_save(model: Any, path: Path, exclude: list[str] | None = None) -> None:
     """Save a model so that a reader (or a crash) never sees a half-written file."""
-    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp.zip")
-    model.save(tmp, exclude=exclude)
-    os.replace(tmp, path)
+    atomic_write(path, lambda tmp: model.save(tmp, exclude=exclude))
 
 
 class SnapshotPool:
