@@ -47,9 +47,11 @@ DEFAULTS: dict[str, Any] = {
     # per worker process; python: always the latter; compiled: always the former
     "vec_env": "auto",
     "seed": 0,
-    # threads for PyTorch's updates; null: every core with the compiled vector env (it does
-    # not run during an update), 1 with worker processes (they run alongside)
+    # threads for PyTorch's updates; null: half the cores, at most 4, with the compiled
+    # vector env, 1 with worker processes (more collapses on a busy machine: docs/training.md)
     "torch_threads": None,
+    # a MaskablePPO zip whose weights a new run starts from (e.g. from training.imitate)
+    "init": None,
     "eval": {"freq": 50_000, "games": 200, "opponents": "random"},
     "checkpoint_freq": 50_000,
     "keep_checkpoints": 3,

@@ -337,6 +337,13 @@ def main(argv: list[str] | None = None) -> Path:
             policy_kwargs={"net_arch": net_arch},
             **ppo,
         )
+        if config["init"]:
+            try:  # the network and optimizer of e.g. training.imitate, same architecture
+                model.set_parameters(config["init"], exact_match=True, device="cpu")
+            except (ValueError, RuntimeError, KeyError) as exc:
+                fail(
+                    f"config error: init {config['init']!r} does not fit this run's network: {exc}"
+                )
         done, wall_before = 0, 0.0
     else:
         model = MaskablePPO.load(out / "checkpoints" / latest["path"], env=venv, device="cpu")

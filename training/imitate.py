@@ -1,0 +1,218 @@
+"""Warm-start a MaskablePPO model by imitating a teacher on the states the student reaches
+(DAgger), then let ``training.train --set init=MODEL`` continue it with PPO.
+
+    python -m training.imitate --env ElephantFestival [--players 4] [--rounds 4]
+        [--steps 32768] [--epochs 4] [--seed 0] [--out runs/imitate/<Game>-<N>p]
+
+The game's config (``training/configs``) gives the network, the env options, the opponents
+(its first curriculum stage, else its ``opponents``) and the learning rate, so the model
+fits the run that continues it. Round 0 follows the teacher (the compiled heuristic of the
+learner's seat); round r plays the teacher's move with probability ``0.5**r`` and the
+student's otherwise, and labels every learner decision with the teacher's move (Ross, Gordon
+and Bagnell 2011: the student learns the teacher's answer on its own mistakes). The data of
+all rounds is kept. After each round the policy is fitted by cross-entropy on the masked
+action distribution, and the value head to the learner's Monte Carlo return from each
+state (the config's gamma), so that PPO starts with a critic that matches the actor.
+
+Each round prints how often the student, before training on that round, picks the
+teacher's move on it (held-out agreement); ``imitation.json`` in ``--out`` keeps them.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+import jungle_envs
+from jungle_envs.core.files import atomic_write_text
+from jungle_envs.sb3 import CompiledVecEnv
+from training import cli
+from training.common import mark_trained_on, new_model
+from training.config import ConfigError, load_config
+from training.selfplay import atomic_save
+from training.validate import check_config, fail
+
+MINIBATCH = 1024
+
+
+class Dataset:
+    """Learner decisions: observation, mask, the teacher's move and the return from there."""
+
+    def __init__(self) -> None:
+        self.parts: list[tuple[np.ndarray, ...]] = []
+
+    def add(self, obs, masks, teacher, returns) -> None:
+        self.parts.append((obs, masks, teacher, returns))
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return tuple(np.concatenate(column) for column in zip(*self.parts, strict=True))
+
+
+def first_opponents(config: dict[str, Any]) -> Any:
+    """The opponents the continuing run starts against."""
+    stages = config["curriculum"]
+    return stages[0]["opponents"] if stages else config["opponents"]
+
+
+def teacher_actions(venv: CompiledVecEnv) -> np.ndarray:
+    """The heuristic's move for the learner's seat of every env (compiled, one row each)."""
+    vector = venv.vector
+    rows, seats = vector.buffers.rows, vector.buffers.learners
+    return np.array(
+        [vector.twin.heuristic_action(rows[i], int(seats[i])) for i in range(venv.num_envs)]
+    )
+
+
+def collect(
+    model: Any, venv: CompiledVecEnv, obs: np.ndarray, steps: int, beta: float,
+    gamma: float, rng: np.random.Generator,
+) -> tuple[tuple[np.ndarray, ...], np.ndarray]:  # fmt: skip
+    """``steps`` learner decisions (over all envs); returns (obs, masks, teacher moves,
+    returns) and the observation to go on from. Decisions of episodes still running at
+    the end get a NaN return (left out of the value fit)."""
+    n = venv.num_envs
+    rounds = max(1, steps // n)
+    size = (rounds, n)
+    all_obs = np.zeros((*size, obs.shape[1]), dtype=np.float32)
+    all_masks = np.zeros((*size, venv.action_space.n), dtype=bool)
+    teacher = np.zeros(size, dtype=np.int64)
+    rewards = np.zeros(size)
+    dones = np.zeros(size, dtype=bool)
+    for t in range(rounds):
+        masks = venv.action_masks()
+        moves = teacher_actions(venv)
+        with torch.no_grad():
+            obs_t = torch.as_tensor(obs)
+            student = model.policy.get_distribution(obs_t, action_masks=masks).sample().numpy()
+        chosen = np.where(rng.random(n) < beta, moves, student)
+        all_obs[t], all_masks[t], teacher[t] = obs, masks, moves
+        obs, rewards[t], dones[t], _ = venv.step(chosen)
+    returns = np.full(size, np.nan)
+    to_go = np.full(n, np.nan)  # unknown until the episode ends
+    for t in range(rounds - 1, -1, -1):
+        to_go = np.where(dones[t], rewards[t], rewards[t] + gamma * to_go)
+        returns[t] = to_go
+    flat = (all_obs.reshape(-1, obs.shape[1]), all_masks.reshape(-1, all_masks.shape[-1]),
+            teacher.reshape(-1), returns.reshape(-1))  # fmt: skip
+    return flat, obs
+
+
+def agreement(model: Any, obs: np.ndarray, masks: np.ndarray, teacher: np.ndarray) -> float:
+    """How often the student's most likely legal move is the teacher's."""
+    hits = 0
+    with torch.no_grad():
+        for start in range(0, len(obs), 8192):
+            part = slice(start, start + 8192)
+            dist = model.policy.get_distribution(
+                torch.as_tensor(obs[part]), action_masks=masks[part]
+            )
+            hits += int((dist.distribution.probs.argmax(1).numpy() == teacher[part]).sum())
+    return hits / max(len(obs), 1)
+
+
+def fit(model: Any, data: tuple[np.ndarray, ...], epochs: int, vf_coef: float, seed: int) -> dict:
+    """Cross-entropy on the teacher's moves plus ``vf_coef`` x the value error, minibatches of
+    ``MINIBATCH``, with the model's own optimizer."""
+    obs, masks, teacher, returns = data
+    policy, rng = model.policy, np.random.default_rng(seed)
+    policy.set_training_mode(True)
+    losses = []
+    for _ in range(epochs):
+        for batch in np.array_split(rng.permutation(len(obs)), max(1, len(obs) // MINIBATCH)):
+            obs_t = torch.as_tensor(obs[batch])
+            dist = policy.get_distribution(obs_t, action_masks=masks[batch])
+            action_loss = -dist.log_prob(torch.as_tensor(teacher[batch])).mean()
+            known = ~np.isnan(returns[batch])
+            value_loss = torch.zeros(())
+            if known.any():
+                values = policy.predict_values(obs_t).flatten()[torch.as_tensor(known)]
+                target = torch.as_tensor(returns[batch][known], dtype=values.dtype)
+                value_loss = torch.nn.functional.mse_loss(values, target)
+            loss = action_loss + vf_coef * value_loss
+            policy.optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), model.max_grad_norm)
+            policy.optimizer.step()
+            losses.append((action_loss.item(), value_loss.item()))
+    policy.set_training_mode(False)
+    action, value = np.mean(losses, axis=0)
+    return {"action_loss": round(float(action), 4), "value_loss": round(float(value), 4)}
+
+
+def parse_args(argv: list[str] | None = None):
+    parser = cli.parser("training.imitate", __doc__)
+    parser.add_argument("--env", type=cli.env_id, required=True, help="env id or game name")
+    parser.add_argument("--players", type=int, help="player count (None: the config's)")
+    parser.add_argument("--rounds", type=int, default=4, help="DAgger rounds")
+    parser.add_argument("--steps", type=int, default=32_768, help="learner decisions per round")
+    parser.add_argument("--epochs", type=int, default=4, help="passes over the data per round")
+    parser.add_argument("--n-envs", type=int, default=64, help="compiled envs")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the envs and the network")
+    parser.add_argument("--out", type=Path, help="folder (None: runs/imitate/<Game>-<N>p)")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE",
+        help="override a config entry as training.train does, e.g. ppo.net_arch=[64,64]",
+    )  # fmt: skip
+    args = parser.parse_args(argv)
+    for flag, value in (("--rounds", args.rounds), ("--steps", args.steps),
+                        ("--epochs", args.epochs), ("--n-envs", args.n_envs)):  # fmt: skip
+        if value < 1:
+            fail(f"imitate: error: {flag} must be an integer >= 1, got {value}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> Path:
+    args = parse_args(argv)
+    try:
+        config = load_config(args.env, None, args.set)
+        check_config(config)
+    except ConfigError as exc:
+        fail(f"config error: {exc}")
+    players = (
+        args.players or config["players"] or jungle_envs.game_class(args.env).spec.default_players
+    )
+    if players not in jungle_envs.game_class(args.env).spec.player_counts:
+        fail(f"imitate: error: --players {players} is not a player count of {args.env}")
+    stem = args.env.split("/")[-1].removesuffix("-v0")
+    out = args.out or Path("runs") / "imitate" / f"{stem}-{players}p"
+    out.mkdir(parents=True, exist_ok=True)
+    venv = CompiledVecEnv(
+        args.env, num_envs=args.n_envs, seed=args.seed, num_players=players,
+        opponents=first_opponents(config), **config["env_options"],
+    )  # fmt: skip
+    ppo = dict(config["ppo"])
+    arch = ppo.pop("net_arch")
+    model = new_model(venv, seed=args.seed, policy_kwargs={"net_arch": arch}, **ppo)
+    mark_trained_on(model, args.env, players, config["env_options"])
+    rng = np.random.default_rng(args.seed)
+    obs, data, log = venv.reset(), Dataset(), []
+    start = time.perf_counter()
+    for r in range(args.rounds):
+        beta = 0.5**r
+        part, obs = collect(model, venv, obs, args.steps, beta, ppo["gamma"], rng)
+        held_out = agreement(model, *part[:3])
+        data.add(*part)
+        losses = fit(model, data.arrays(), args.epochs, ppo["vf_coef"], args.seed + r)
+        entry = {"round": r, "beta": beta, "decisions": len(data.arrays()[0]),
+                 "agreement_before": round(held_out, 4), **losses,
+                 "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
+        log.append(entry)
+        print(json.dumps(entry), flush=True)
+    venv.close()
+    atomic_save(model, out / "model.zip")
+    atomic_write_text(
+        out / "imitation.json",
+        json.dumps({"args": vars(args) | {"out": str(out)}, "rounds": log}, indent=2, default=str),
+    )
+    print(f"model: {out / 'model.zip'}; continue with: python -m training.train --env {args.env} "
+          f"--players {players} --set init={out / 'model.zip'}")  # fmt: skip
+    return out / "model.zip"
+
+
+if __name__ == "__main__":
+    main()
