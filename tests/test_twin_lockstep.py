@@ -25,3 +25,17 @@ CASES = [
 def test_twin_plays_every_step_like_the_reference(name, players):
     report = lockstep.run(name, players, GAMES_PER_COUNT, first_seed=1000 * players)
     assert report.games == GAMES_PER_COUNT and report.decisions > GAMES_PER_COUNT
+
+
+# Observation options the twin writes too: what each move would do, for the seat to move.
+MOVE_FEATURE_CASES = [
+    pytest.param(name, players, id=f"{name}-{players}p-move_features")
+    for name in ("JungleSweep", "ElephantFestival")
+    for players in (2, 4)
+]
+
+
+@pytest.mark.parametrize("name,players", MOVE_FEATURE_CASES)
+def test_twin_writes_the_move_features_of_the_reference(name, players):
+    report = lockstep.run(name, players, 50, first_seed=7000 + players, move_features=True)
+    assert report.games == 50 and report.decisions > 50

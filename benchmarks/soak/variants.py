@@ -113,6 +113,7 @@ def _elephant_variants() -> tuple[Variant, ...]:
         fixed("tiles_only_5s", tiles_per_color={**none, 5: 5}),
         # the most tiles a colour may have (one round each), on the smallest ground
         fixed("tiles_max_grid_3", grid=3, tiles_per_color={**none, 2: MAX_TILES_PER_COLOR}),
+        fixed("move_features", move_features=True),
     )
 
 

@@ -23,6 +23,7 @@ from jungle_envs.games.elephant_festival.tables import (
     MAX_SYMBOLS,
     NUM_COLORS,
     NUM_KINDS,
+    PASS_ACTION,
     TYPES,
 )
 
@@ -38,10 +39,27 @@ ELEPHANT_AT = NUM_COLORS + 3  # elephant 1's flag; elephant 2's follows
 CELL_FEATURES = ELEPHANT_AT + ELEPHANTS
 
 
-def layout(grid: int) -> Layout:
+# With the move_features option, per placement action: legal for the observer now, its
+# score change (gain + MOVE_GAIN_SPAN) / (2 x MOVE_GAIN_SPAN) clipped to [0, 1], and the
+# placements the herd has after it / MAX_ROOM.
+MOVE_FEATURES = 3
+MOVE_GAIN_SPAN = 16
+MAX_ROOM = ELEPHANTS * 4  # every elephant, every direction
+
+
+def layout(grid: int, move_features: bool = False) -> Layout:
     """The observation's pieces for a ``grid`` x ``grid`` ground: a flat float32 vector in
     [0, 1] from one seat's view, seats rotated so that the observer's ground comes first,
-    colours relative to the observer (see ``encoding.py``)."""
+    colours relative to the observer (see ``encoding.py``); with ``move_features``, what
+    each placement would do."""
+    moves = [
+        Piece(
+            "moves", (PASS_ACTION, MOVE_FEATURES),
+            f"option `move_features` only, per placement action (all zero unless the "
+            f"observer decides now): legal, score change clipped to +-{MOVE_GAIN_SPAN} and "
+            f"scaled to [0, 1], placements left to the herd after it / {MAX_ROOM}",
+        )
+    ] if move_features else []  # fmt: skip
     return Layout([
         Piece(
             "grounds", (MAX_SEATS, grid * grid, CELL_FEATURES),
@@ -54,6 +72,7 @@ def layout(grid: int) -> Layout:
         Piece("passes", (MAX_SEATS,), "passes used per seat / 2"),
         Piece("holder", (MAX_SEATS,), "one-hot: the seat holding the bag"),
         Piece("players", (MAX_PLAYERS - MIN_PLAYERS + 1,), "one-hot 2-5 players"),
+        *moves,
     ])  # fmt: skip
 
 
@@ -80,6 +99,12 @@ def _check_grid(value: Any) -> int:
     return value
 
 
+def _check_flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected True or False, got {value!r}")
+    return value
+
+
 SPEC = GameSpec(
     name="elephant_festival",
     env_name="ElephantFestival",
@@ -96,6 +121,13 @@ SPEC = GameSpec(
             _check_tiles,
         ),
         Option("grid", DEFAULT_GRID, "side of the square ground", _check_grid),
+        Option(
+            "move_features",
+            False,
+            "add, per placement action, what it would do (score change, room left)",
+            _check_flag,
+            observation_only=True,
+        ),
     ),
 )
 
@@ -111,6 +143,7 @@ class Config:
     tiles_per_player: int  # 20 with the default box: the bag holds a colour's worth each
     bag_size: int
     start_cell: int  # the centre cell, where the start tile lies
+    move_features: bool  # the observation shows what each placement would do
     layout: Layout  # the observation
 
     @property
@@ -138,5 +171,6 @@ def make_config(num_players: int, options: Mapping[str, Any]) -> Config:
         tiles_per_player=tiles_per_player,
         bag_size=tiles_per_player * int(num_players),
         start_cell=grid * grid // 2,
-        layout=layout(grid),
+        move_features=values["move_features"],
+        layout=layout(grid, values["move_features"]),
     )

@@ -21,10 +21,18 @@ from jungle_envs.games.elephant_festival.config import (
     CELL_FEATURES,
     ELEPHANT_AT,
     HEIGHT_AT,
+    MAX_ROOM,
     MIN_PLAYERS,
+    MOVE_FEATURES,
+    MOVE_GAIN_SPAN,
     START_AT,
     SYMBOLS_AT,
     Config,
+)
+from jungle_envs.games.elephant_festival.rules import (
+    current_player,
+    legal_actions,
+    placement_values,
 )
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState
 from jungle_envs.games.elephant_festival.tables import (
@@ -85,7 +93,25 @@ def observe(config: Config, state: ElephantFestivalState, seat: int, out=None) -
         obs[passes + slot] = state.passes[other] / MAX_PASSES
     obs[lay.offset("holder") + (state.holder - seat) % n] = 1.0
     obs[lay.offset("players") + n - MIN_PLAYERS] = 1.0
+    if config.move_features:
+        write_move_features(config, state, seat, obs)
     return obs
+
+
+def write_move_features(
+    config: Config, state: ElephantFestivalState, seat: int, obs: np.ndarray
+) -> None:
+    """The ``moves`` piece: for each placement the observer may make now, legal, its score
+    change and the room its herd keeps (zero when another seat decides)."""
+    if current_player(config, state) != seat:
+        return
+    moves = config.layout.offset("moves")
+    values = placement_values(config, state, seat, legal_actions(config, state))
+    for action, (gain, room) in values.items():
+        at = moves + action * MOVE_FEATURES
+        obs[at] = 1.0
+        obs[at + 1] = min(max(gain + MOVE_GAIN_SPAN, 0), 2 * MOVE_GAIN_SPAN) / (2 * MOVE_GAIN_SPAN)
+        obs[at + 2] = room / MAX_ROOM
 
 
 class View(NamedTuple):

@@ -227,6 +227,31 @@ def _actions(config: Config, state: ElephantFestivalState) -> list[int]:
     return actions
 
 
+def placement_values(
+    config: Config, state: ElephantFestivalState, seat: int, actions: list[int]
+) -> dict[int, tuple[int, int]]:
+    """For each placement of ``actions`` (the pass is skipped): how much it changes the
+    seat's final score if the game ended now, and how many placements its herd has after it
+    (the facts the heuristic weighs, and the move features show)."""
+    ground = [list(stack) for stack in state.grounds[seat]]
+    herd = state.elephants[seat]
+    standing = ELEPHANTS - state.passes[seat]
+    base = score(ground, seat, config.grid, standing)["total"]
+    values = {}
+    for action in actions:
+        if action == PASS_ACTION:
+            continue
+        relative, elephant, direction = PLACE_ACTIONS[action]
+        cell = neighbour(herd[elephant], direction, config.grid)
+        ground[cell].append(absolute_kind(relative, seat))
+        moved = list(herd)
+        moved[elephant] = cell
+        gain = score(ground, seat, config.grid, standing)["total"] - base
+        values[action] = (gain, len(placements(moved, config.start_cell, config.grid)))
+        ground[cell].pop()
+    return values
+
+
 def legal_mask(config: Config, state: ElephantFestivalState) -> np.ndarray:
     mask = np.zeros(len(ACTION_NAMES), dtype=bool)
     mask[_actions(config, state)] = True

@@ -8,13 +8,21 @@ game's ``config.layout``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from jungle_envs.core.compiled.jit import kernel
-from jungle_envs.games.elephant_festival.compiled.rules import relative_kind
+from jungle_envs.games.elephant_festival.compiled.rules import (
+    current_player,
+    legal_mask,
+    placement_values,
+    relative_kind,
+)
 from jungle_envs.games.elephant_festival.compiled.state import (
     OBS_BAG,
     OBS_DISPLAY,
     OBS_GROUNDS,
     OBS_HOLDER,
+    OBS_MOVES,
     OBS_PASSES,
     OBS_PLAYERS,
     OBS_UNSEEN,
@@ -23,7 +31,10 @@ from jungle_envs.games.elephant_festival.config import (
     CELL_FEATURES,
     ELEPHANT_AT,
     HEIGHT_AT,
+    MAX_ROOM,
     MIN_PLAYERS,
+    MOVE_FEATURES,
+    MOVE_GAIN_SPAN,
     START_AT,
     SYMBOLS_AT,
 )
@@ -33,6 +44,7 @@ from jungle_envs.games.elephant_festival.tables import (
     MAX_SYMBOLS,
     NUM_COLORS,
     NUM_KINDS,
+    PASS_ACTION,
     START_TILE,
     TYPES,
 )
@@ -74,3 +86,23 @@ def observe(cfg, s, seat, obs):
         obs[cfg.obs_at[OBS_PASSES] + (other - seat) % n] = s[cfg.passes + other] / MAX_PASSES
     obs[cfg.obs_at[OBS_HOLDER] + (s[cfg.holder] - seat) % n] = 1.0
     obs[cfg.obs_at[OBS_PLAYERS] + n - MIN_PLAYERS] = 1.0
+    if cfg.move_features and current_player(cfg, s) == seat:
+        write_move_features(cfg, s, seat, obs)
+
+
+@kernel
+def write_move_features(cfg, s, seat, obs):
+    """``encoding.write_move_features``: legal, score change, room, per placement."""
+    mask = np.zeros(cfg.num_actions, dtype=np.int8)
+    legal_mask(cfg, s, mask)
+    gains = np.zeros(PASS_ACTION, dtype=np.int64)
+    rooms = np.zeros(PASS_ACTION, dtype=np.int64)
+    placement_values(cfg, s, seat, mask, gains, rooms)
+    moves = cfg.obs_at[OBS_MOVES]
+    for action in range(PASS_ACTION):
+        if mask[action]:
+            at = moves + action * MOVE_FEATURES
+            gain = min(max(gains[action] + MOVE_GAIN_SPAN, 0), 2 * MOVE_GAIN_SPAN)
+            obs[at] = 1.0
+            obs[at + 1] = gain / (2 * MOVE_GAIN_SPAN)
+            obs[at + 2] = rooms[action] / MAX_ROOM

@@ -322,3 +322,50 @@ def returns(cfg, s, out):
     totals = np.zeros(cfg.num_players)
     scores(cfg, s, totals)
     returns_from_keys(totals, out)
+
+
+# --- what each placement would do (the heuristic and the move features) --------------------
+@kernel(inline=True)
+def room(cfg, first, second):
+    """How many placements a herd has (``len(rules.placements(...))``)."""
+    spots, count = free_spots(cfg, first, second), 0
+    while spots:
+        count += spots & 1
+        spots >>= 1
+    return count
+
+
+@kernel
+def placement_values(cfg, s, seat, mask, gains, rooms):
+    """``rules.placement_values``: for each placement ``mask`` allows, the change of the
+    seat's final score (``gains``) and the placements its herd has after it (``rooms``)."""
+    cells, log_size = cfg.cells, cfg.log_size
+    top = s[cfg.top + seat * cells : cfg.top + (seat + 1) * cells].copy()
+    height = s[cfg.height + seat * cells : cfg.height + (seat + 1) * cells].copy()
+    log = s[cfg.log_cell + seat * log_size : cfg.log_cell + (seat + 1) * log_size]
+    laid = s[cfg.placed + seat]
+    standing = ELEPHANTS - s[cfg.passes + seat]
+    mark, seen, best = scratch(cfg, 1)
+    base = score_ground(cfg, top, height, seat, standing, log, laid, -1, mark, seen, best)
+    herd = cfg.elephants + seat * ELEPHANTS
+    for action in range(PASS_ACTION):
+        if not mask[action]:
+            continue
+        spot = action % SPOTS
+        elephant, direction = spot // NUM_DIRECTIONS, spot % NUM_DIRECTIONS
+        first, second = s[herd], s[herd + 1]
+        if elephant == 0:
+            cell = cfg.neighbours[first, direction]
+            first = cell
+        else:
+            cell = cfg.neighbours[second, direction]
+            second = cell
+        covered = top[cell]
+        top[cell] = absolute_kind(action // SPOTS, seat)
+        height[cell] += 1
+        gains[action] = (
+            score_ground(cfg, top, height, seat, standing, log, laid, cell, mark, seen, best) - base
+        )
+        rooms[action] = room(cfg, first, second)
+        top[cell] = covered
+        height[cell] -= 1

@@ -49,6 +49,7 @@ OBSERVATION_PIECES = (
     "passes",
     "holder",
     "players",
+    "moves",  # with the move_features option only (else -1)
 )
 OBS_GROUNDS = 0
 OBS_DISPLAY = 1
@@ -57,7 +58,8 @@ OBS_BAG = 3
 OBS_PASSES = 4
 OBS_HOLDER = 5
 OBS_PLAYERS = 6
-KNOWN_OPTIONS = {"tiles_per_color", "grid"}
+OBS_MOVES = 7
+KNOWN_OPTIONS = {"tiles_per_color", "grid", "move_features"}
 MAX_ROW = 2**31 - 1  # cell numbers and offsets are int32 in the row
 
 # Named as the module attribute so that numba's cache pickles it by reference.
@@ -66,7 +68,7 @@ ElephantFestivalTwinConfig = namedtuple(
     [
         "num_players", "num_actions", "obs_size", "row_size",
         "grid", "cells", "start_cell", "tiles_per_player", "log_size", "bag_size", "most",
-        "tile_counts", "neighbours",
+        "tile_counts", "neighbours", "move_features",
         # offsets into the row
         "phase", "bag", "draws_left", "holder", "turn", "passes", "placed", "elephants",
         "box", "display", "discarded", "top", "height", "log_cell", "log_kind",
@@ -114,6 +116,7 @@ def make_twin_config(config: Config) -> TwinConfig:
         most=max(config.tile_counts),
         tile_counts=np.array(config.tile_counts, dtype=np.int64),
         neighbours=np.array(neighbour_table(config.grid), dtype=np.int64),
+        move_features=bool(config.move_features),
         **at,
         obs_at=observation_offsets(config.layout, OBSERVATION_PIECES),
     )
