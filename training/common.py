@@ -13,7 +13,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecMonitor
 
-import jungle_envs  # noqa: F401  (registers the envs)
+import jungle_envs
 from jungle_envs.core.workers import EndsWithParent, one_torch_thread_after_fork
 from training.config import DEFAULTS
 
@@ -96,14 +96,31 @@ def new_model(
     seed: int = 0,
     tensorboard_log: str | None = None,
     threads: int | None = None,
+    policy: Any = None,
     **overrides: Any,
 ) -> MaskablePPO:
+    """A MaskablePPO model on ``venv``; ``policy`` None: SB3's MLP (or multi-input) policy."""
     one_torch_thread_after_fork()
     torch.set_num_threads(threads or torch_threads(venv))
     params = {**DEFAULT_HYPERPARAMETERS, **overrides}
-    dict_obs = isinstance(venv.observation_space, gym.spaces.Dict)
-    policy = "MultiInputPolicy" if dict_obs else "MlpPolicy"
+    if policy is None:
+        dict_obs = isinstance(venv.observation_space, gym.spaces.Dict)
+        policy = "MultiInputPolicy" if dict_obs else "MlpPolicy"
     return MaskablePPO(policy, venv, seed=seed, device="cpu", verbose=0, **params)
+
+
+def policy_setup(config: dict[str, Any], net_arch: Any) -> tuple[Any, dict[str, Any]]:
+    """The policy class (None: SB3's MLP) and ``policy_kwargs`` of a run's config:
+    ``"policy": "moves"`` scores each action from its move features (``move_policy``)."""
+    if config.get("policy", "mlp") != "moves":
+        return None, {"net_arch": net_arch}
+    from jungle_envs.move_policy import MovePolicy, move_policy_kwargs
+
+    spec = jungle_envs.game_class(config["env"]).spec
+    names = {option.name for option in spec.options}
+    options = {k: v for k, v in config["env_options"].items() if k in names}
+    game = jungle_envs.make_game(config["env"], config["players"], **options)
+    return MovePolicy, move_policy_kwargs(game, net_arch)
 
 
 def mark_trained_on(model: MaskablePPO, env_id: str, players: int, env_options: dict) -> None:

@@ -52,6 +52,9 @@ DEFAULTS: dict[str, Any] = {
     "torch_threads": None,
     # a MaskablePPO zip whose weights a new run starts from (e.g. from training.imitate)
     "init": None,
+    # "mlp": SB3's MLP over the flat observation; "moves": score each action from its move
+    # features with one network shared by every action (needs env_options.move_features)
+    "policy": "mlp",
     "eval": {"freq": 50_000, "games": 200, "opponents": "random"},
     "checkpoint_freq": 50_000,
     "keep_checkpoints": 3,

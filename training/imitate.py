@@ -32,7 +32,7 @@ import jungle_envs
 from jungle_envs.core.files import atomic_write_text
 from jungle_envs.sb3 import CompiledVecEnv
 from training import cli
-from training.common import mark_trained_on, new_model
+from training.common import mark_trained_on, new_model, policy_setup
 from training.config import ConfigError, load_config
 from training.selfplay import atomic_save
 from training.validate import check_config, fail
@@ -60,12 +60,9 @@ def first_opponents(config: dict[str, Any]) -> Any:
 
 
 def teacher_actions(venv: CompiledVecEnv) -> np.ndarray:
-    """The heuristic's move for the learner's seat of every env (compiled, one row each)."""
-    vector = venv.vector
-    rows, seats = vector.buffers.rows, vector.buffers.learners
-    return np.array(
-        [vector.twin.heuristic_action(rows[i], int(seats[i])) for i in range(venv.num_envs)]
-    )
+    """The heuristic's move for the learner's seat of every env, in one compiled call."""
+    b = venv.vector.buffers  # the learner's observation and mask of every env
+    return venv.vector.twin.heuristic_actions(b.rows, b.learners, b.obs, b.masks)
 
 
 def collect(
@@ -116,10 +113,14 @@ def agreement(model: Any, obs: np.ndarray, masks: np.ndarray, teacher: np.ndarra
 
 
 def fit(model: Any, data: tuple[np.ndarray, ...], epochs: int, vf_coef: float, seed: int) -> dict:
-    """Cross-entropy on the teacher's moves plus ``vf_coef`` x the value error, minibatches of
-    ``MINIBATCH``, with the model's own optimizer."""
+    """Cross-entropy on the teacher's moves plus ``vf_coef`` x the value error (over the
+    returns' variance), minibatches of ``MINIBATCH``, with the model's own optimizer."""
     obs, masks, teacher, returns = data
     policy, rng = model.policy, np.random.default_rng(seed)
+    # the value error in units of the returns' variance: score returns run to hundreds,
+    # and unscaled they would swamp the move loss in the clipped gradient
+    known_returns = returns[~np.isnan(returns)]
+    scale = max(float(known_returns.var()), 1.0) if known_returns.size else 1.0
     policy.set_training_mode(True)
     losses = []
     for _ in range(epochs):
@@ -132,7 +133,7 @@ def fit(model: Any, data: tuple[np.ndarray, ...], epochs: int, vf_coef: float, s
             if known.any():
                 values = policy.predict_values(obs_t).flatten()[torch.as_tensor(known)]
                 target = torch.as_tensor(returns[batch][known], dtype=values.dtype)
-                value_loss = torch.nn.functional.mse_loss(values, target)
+                value_loss = torch.nn.functional.mse_loss(values, target) / scale
             loss = action_loss + vf_coef * value_loss
             policy.optimizer.zero_grad()
             loss.backward()
@@ -187,7 +188,8 @@ def main(argv: list[str] | None = None) -> Path:
     )  # fmt: skip
     ppo = dict(config["ppo"])
     arch = ppo.pop("net_arch")
-    model = new_model(venv, seed=args.seed, policy_kwargs={"net_arch": arch}, **ppo)
+    policy, policy_kwargs = policy_setup({**config, "players": players}, arch)
+    model = new_model(venv, seed=args.seed, policy=policy, policy_kwargs=policy_kwargs, **ppo)
     mark_trained_on(model, args.env, players, config["env_options"])
     rng = np.random.default_rng(args.seed)
     obs, data, log = venv.reset(), Dataset(), []

@@ -35,6 +35,7 @@ from training.common import (
     make_vec_env,
     mark_trained_on,
     new_model,
+    policy_setup,
     set_opponent_mix,
     set_opponent_pool,
     uses_pool,
@@ -330,11 +331,13 @@ def main(argv: list[str] | None = None) -> Path:
     ppo = dict(config["ppo"])
     net_arch = ppo.pop("net_arch")
     if latest is None:
+        policy, policy_kwargs = policy_setup(config, net_arch)
         model = new_model(
             venv,
             seed=config["seed"],
             threads=config["torch_threads"],
-            policy_kwargs={"net_arch": net_arch},
+            policy=policy,
+            policy_kwargs=policy_kwargs,
             **ppo,
         )
         if config["init"]:

@@ -131,6 +131,7 @@ FIELDS: dict[str, Rule] = {
     # later sessions and the eval env add to it, and NumPy takes seeds below 2**32
     "seed": integer(0, 2**31 - 1),
     "torch_threads": optional(integer(1)),
+    "policy": choice("mlp", "moves"),
     "init": optional(
         Rule("a MaskablePPO .zip that exists", lambda v: isinstance(v, str) and os.path.isfile(v))
     ),

@@ -63,6 +63,14 @@ def heuristic_action(cfg, s, seat, obs, mask):
 
 
 @kernel
+def heuristic_actions(cfg, rows, seats, obs, masks, out):
+    """The heuristic's move for ``seats[i]`` in every row, from the observations and masks
+    the vector env already wrote (a teacher for a batch, in one call)."""
+    for i in range(rows.shape[0]):
+        out[i] = game.heuristic_action(cfg, rows[i], seats[i], obs[i], masks[i])
+
+
+@kernel
 def random_play(cfg, s, streams, mask, decisions):
     """Random legal moves for every seat from a fresh game on, chance sampled, no
     observation built, until ``decisions`` decisions are made; returns the games finished

@@ -135,6 +135,15 @@ class Twin:
         mask = self.legal_mask(row).astype(np.int8)
         return int(self._call("heuristic_action", row, int(seat), obs, mask))
 
+    def heuristic_actions(
+        self, rows: np.ndarray, seats: np.ndarray, obs: np.ndarray, masks: np.ndarray
+    ) -> np.ndarray:
+        """The heuristic's move for seat ``seats[i]`` of row ``i``, given that seat's
+        observation and int8 mask (as a vector env's buffers hold them), in one call."""
+        out = np.zeros(len(rows), dtype=np.int64)
+        self._call("heuristic_actions", rows, seats, obs, masks, out)
+        return out
+
 
 def bind(dispatcher, *example_args):
     """The compiled entry point of ``dispatcher`` for these argument types (compiled or

@@ -1,0 +1,148 @@
+"""A MaskablePPO policy that scores every action from what it does, with weights shared
+across actions (as DouZero feeds each move's features to its network).
+
+A plain MLP sees a flat observation and must learn, output by output, which inputs belong
+to which action; with the ``move_features`` option the observation already says what each
+move would do (a ``moves`` piece: ``num_moves`` rows of ``per_move`` values, row i for
+action i). ``MoveScoring`` embeds the rest of the observation (the state) once and scores
+each move from its row and that embedding with one small network shared by every move;
+actions past the rows (a pass) are scored from the state alone. The scores are the
+policy's logits; the value head reads the state embedding and the scores. Its size does
+not grow with the number of actions.
+
+    from jungle_envs.move_policy import MovePolicy, move_policy_kwargs
+    model = MaskablePPO(MovePolicy, venv, policy_kwargs=move_policy_kwargs(game))
+
+Needs the training extra (PyTorch, sb3-contrib).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import torch as th
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+from torch import nn
+
+
+class MoveScoring(BaseFeaturesExtractor):
+    """Features ``[state embedding (state_dim), one score per action (num_actions)]``."""
+
+    def __init__(
+        self,
+        observation_space: gym.spaces.Box,
+        moves_at: int,
+        num_moves: int,
+        per_move: int,
+        num_actions: int,
+        state_dim: int = 256,
+        move_dim: int = 128,
+    ) -> None:
+        super().__init__(observation_space, state_dim + num_actions)
+        size = int(np.prod(observation_space.shape))
+        self.moves_at, self.num_moves, self.per_move = moves_at, num_moves, per_move
+        self.moves_end = moves_at + num_moves * per_move
+        if not 0 <= moves_at <= self.moves_end <= size or num_moves > num_actions:
+            raise ValueError(
+                f"a moves piece of {num_moves} x {per_move} at {moves_at} does not fit an "
+                f"observation of {size} and {num_actions} actions"
+            )
+        self.state = nn.Sequential(
+            nn.Linear(size - (self.moves_end - moves_at), state_dim), nn.ReLU(),
+            nn.Linear(state_dim, state_dim), nn.ReLU(),
+        )  # fmt: skip
+        # one hidden layer over [move row, state embedding], split so that the state's
+        # half is computed once per observation, not once per move
+        self.from_move = nn.Linear(per_move, move_dim)
+        self.from_state = nn.Linear(state_dim, move_dim, bias=False)
+        self.score = nn.Linear(move_dim, 1)
+        self.other_actions = nn.Linear(state_dim, num_actions - num_moves)
+
+    def forward(self, obs: th.Tensor) -> th.Tensor:
+        moves = obs[:, self.moves_at : self.moves_end].reshape(-1, self.num_moves, self.per_move)
+        state = th.cat([obs[:, : self.moves_at], obs[:, self.moves_end :]], dim=1)
+        embedding = self.state(state)
+        hidden = th.relu(self.from_move(moves) + self.from_state(embedding)[:, None, :])
+        scores = self.score(hidden).squeeze(-1)
+        return th.cat([embedding, scores, self.other_actions(embedding)], dim=1)
+
+
+class ScoresAsLogits(nn.Module):
+    """The action net: the extractor's scores, unchanged."""
+
+    def __init__(self, start: int) -> None:
+        super().__init__()
+        self.start = start
+
+    def forward(self, latent: th.Tensor) -> th.Tensor:
+        return latent[:, self.start :]
+
+
+class Embedding(nn.Module):
+    """The state embedding part of the features: what the value head reads (the scores
+    are the policy's; a value loss through them would move the logits)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def forward(self, features: th.Tensor) -> th.Tensor:
+        return features[:, : self.size]
+
+
+class MovePolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's actor-critic with ``MoveScoring`` features and its scores as logits;
+    the value head is an MLP (``net_arch``, its ``vf`` sizes) over the state embedding."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        arch = kwargs.pop("net_arch", None) or [64, 64]
+        self.value_layers = list(arch["vf"] if isinstance(arch, dict) else arch) or [64]
+        kwargs["net_arch"] = {"pi": [], "vf": self.value_layers}
+        kwargs.setdefault("features_extractor_class", MoveScoring)
+        super().__init__(*args, **kwargs)
+
+    def _build(self, lr_schedule) -> None:
+        super()._build(lr_schedule)
+        extractor = self.features_extractor
+        assert isinstance(extractor, MoveScoring)
+        state_dim = extractor.features_dim - self.action_space.n
+        layers: list[nn.Module] = [Embedding(state_dim)]
+        last = state_dim
+        for size in self.value_layers:
+            layers += [nn.Linear(last, size), self.activation_fn()]
+            last = size
+        self.mlp_extractor.value_net = nn.Sequential(*layers)
+        self.action_net = ScoresAsLogits(state_dim)
+        # near-uniform moves at the start, as MaskablePPO's own action net begins
+        for layer in (extractor.score, extractor.other_actions):
+            nn.init.orthogonal_(layer.weight, gain=0.01)
+            nn.init.zeros_(layer.bias)
+        self.optimizer = self.optimizer_class(
+            self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
+        )
+
+
+def move_policy_kwargs(game: Any, net_arch: Any = None) -> dict[str, Any]:
+    """``policy_kwargs`` for ``MovePolicy`` on ``game`` (made with ``move_features=True``):
+    where its ``moves`` piece lies and how it is shaped."""
+    layout = game.config.layout
+    try:
+        piece = layout.piece("moves")
+    except (KeyError, ValueError):
+        raise ValueError(
+            f"{game.spec.env_name} with these options has no 'moves' piece in its observation "
+            f"(make it with move_features=True)"
+        ) from None
+    num_moves, per_move = piece.shape
+    return {
+        "features_extractor_kwargs": {
+            "moves_at": layout.offset("moves"),
+            "num_moves": int(num_moves),
+            "per_move": int(per_move),
+            "num_actions": game.spec.num_actions,
+        },
+        "net_arch": net_arch or [64, 64],
+    }
