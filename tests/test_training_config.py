@@ -328,3 +328,9 @@ def test_overwrite_starts_the_new_run_in_an_empty_folder(tmp_path):
     train.check_new_run_folder(run, overwrite=True)
     train.prepare_run_folder(run, overwrite=True)
     assert run.is_dir() and not any(run.iterdir())  # nothing of the old run to mix in
+
+
+def test_the_move_policy_needs_the_move_features(tmp_path, capsys, no_workers):
+    err = refused(capsys, ["--env", "ElephantFestival", "--out", str(tmp_path / "r"),
+                           "--set", "policy=moves"])  # fmt: skip
+    assert "env_options.move_features=true" in err and not (tmp_path / "r").exists()

@@ -357,6 +357,11 @@ def check_config(config: Any) -> None:
     check_env(config)
     check_opponents(config)
     check_vectorization(config)
+    if config["policy"] == "moves" and config["env_options"].get("move_features") is not True:
+        raise ConfigError(
+            "policy 'moves' scores each action from its move features: set "
+            "env_options.move_features=true (Jungle Sweep, Elephant Festival)"
+        )
     ppo = config["ppo"]
     rollout = ppo["n_steps"] * config["n_envs"]
     if rollout % ppo["batch_size"] == 1:

@@ -1,0 +1,88 @@
+"""The move-scoring policy: one network shared by every action, fed each action's move
+features, whose scores are MaskablePPO's logits."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+import torch as th
+from sb3_contrib import MaskablePPO
+
+import jungle_envs
+from jungle_envs.maskable_ppo import MaskablePPOPolicy
+from jungle_envs.move_policy import MovePolicy, MoveScoring, move_policy_kwargs
+from jungle_envs.sb3 import CompiledVecEnv
+
+EF = "jungle_envs/ElephantFestival-v0"
+
+
+def scoring(num_moves: int, per_move: int = 3, state: int = 20, extra: int = 1) -> MoveScoring:
+    size = state + num_moves * per_move
+    space = gym.spaces.Box(0.0, 1.0, (size,), np.float32)
+    return MoveScoring(space, state, num_moves, per_move, num_moves + extra, 32, 16)
+
+
+def test_the_network_does_not_grow_with_the_number_of_moves():
+    def count(net):
+        return sum(p.numel() for p in net.parameters())
+
+    assert count(scoring(10)) == count(scoring(500))
+
+
+def test_permuting_the_moves_permutes_their_scores():
+    th.manual_seed(0)
+    net = scoring(6)
+    obs = th.rand(5, 20 + 6 * 3)
+    order = th.tensor([3, 0, 5, 1, 4, 2])
+    moves = obs[:, 20:].reshape(5, 6, 3)
+    permuted = th.cat([obs[:, :20], moves[:, order].reshape(5, -1)], dim=1)
+    scores, again = net(obs)[:, 32:38], net(permuted)[:, 32:38]
+    assert th.allclose(again, scores[:, order], atol=1e-6)
+
+
+def test_a_moves_piece_that_does_not_fit_is_refused():
+    space = gym.spaces.Box(0.0, 1.0, (30,), np.float32)
+    with pytest.raises(ValueError, match="does not fit"):
+        MoveScoring(space, 20, 10, 3, 11)
+    with pytest.raises(ValueError, match="no 'moves' piece"):
+        move_policy_kwargs(jungle_envs.make_game("ElephantFestival", 2))
+
+
+def test_the_value_head_leaves_the_move_scores_alone_and_the_model_saves_and_plays(tmp_path):
+    game = jungle_envs.make_game("ElephantFestival", 2, move_features=True)
+    venv = CompiledVecEnv(EF, num_envs=4, num_players=2, move_features=True)
+    model = MaskablePPO(MovePolicy, venv, n_steps=16, batch_size=32, n_epochs=1, device="cpu",
+                        policy_kwargs=move_policy_kwargs(game), seed=0)  # fmt: skip
+    policy = model.policy
+    obs = th.as_tensor(venv.reset())
+    policy.predict_values(obs).sum().backward()
+    extractor = policy.features_extractor
+    for layer in (extractor.score, extractor.from_move, extractor.other_actions):
+        assert layer.weight.grad is None or not layer.weight.grad.any()
+    masks = venv.action_masks()
+    logits = policy.get_distribution(obs, action_masks=masks).distribution.logits
+    assert logits.shape == (4, game.spec.num_actions)
+    model.learn(32)
+    model.save(tmp_path / "m.zip")
+    loaded = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
+    with th.no_grad():
+        a = policy.get_distribution(obs, action_masks=masks).distribution.probs
+        b = loaded.policy.get_distribution(obs, action_masks=masks).distribution.probs
+    assert th.allclose(a, b)
+    venv.close()
+    # as an opponent, by path: a whole game against it
+    env = gym.make(EF, num_players=2, move_features=True, opponents=str(tmp_path / "m.zip"))
+    _, info = env.reset(seed=1)
+    done, rng = False, np.random.default_rng(0)
+    while not done:
+        action = rng.choice(np.flatnonzero(info["action_mask"]))
+        _, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    assert terminated and len(info["returns"]) == 2
+    opponent = MaskablePPOPolicy(str(tmp_path / "m.zip"))
+    assert opponent.trained_on is None and opponent.action_count == game.spec.num_actions
+    env.close()
