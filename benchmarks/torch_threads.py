@@ -22,24 +22,11 @@ import time
 from pathlib import Path
 
 import torch
-from stable_baselines3.common.callbacks import BaseCallback
 
+from benchmarks.training_speed import StopAfter
 from training import cli
 from training.common import make_vec_env, new_model
 from training.config import load_config
-
-
-class StopAfter(BaseCallback):
-    def __init__(self, seconds: float) -> None:
-        super().__init__()
-        self.seconds = seconds
-        self.started = 0.0
-
-    def _on_training_start(self) -> None:
-        self.started = time.perf_counter()
-
-    def _on_step(self) -> bool:
-        return time.perf_counter() - self.started < self.seconds
 
 
 def spinner() -> subprocess.Popen:
