@@ -58,7 +58,7 @@ def play_engine_game(game: Game, seed: int, deep: bool, check_every: int) -> tup
                     fail(f"step {steps}: legal_actions {legal} != the mask")
             game.apply_action(state, pick_action(mask, rng))
         steps += 1
-        if deep and steps % SAVE_EVERY == 0:
+        if deep and steps == SAVE_AT:
             check_play_save(game, state, f"step {steps}")
         if steps > limit:
             fail(f"no end after {limit} steps")
@@ -72,7 +72,7 @@ def play_engine_game(game: Game, seed: int, deep: bool, check_every: int) -> tup
     return steps, False
 
 
-SAVE_EVERY = 25  # steps between the play CLI's save/load round trips in deep games
+SAVE_AT = 25  # a deep game round-trips the play CLI's save/load here and at its end
 
 
 def check_play_save(game: Game, state: Any, what: str) -> None:
