@@ -43,7 +43,11 @@ class StopAfter(BaseCallback):
         return time.perf_counter() - self.started < self.seconds
 
 
-def measure(game: str, setup: str, seconds: float, players: int) -> float:
+def measure(
+    game: str, setup: str, seconds: float, players: int, threads: int | None = None
+) -> float:
+    """Steps/s of the game's config on ``setup``; ``threads`` PyTorch threads (None: the
+    training scripts' choice)."""
     config = load_config(f"jungle_envs/{game}-v0")
     envs, steps = SETUPS[setup]
     venv = make_vec_env(
@@ -53,7 +57,7 @@ def measure(game: str, setup: str, seconds: float, players: int) -> float:
     )  # fmt: skip
     ppo = dict(config["ppo"], n_steps=steps)
     arch = ppo.pop("net_arch")
-    model = new_model(venv, seed=0, policy_kwargs={"net_arch": arch}, **ppo)
+    model = new_model(venv, seed=0, threads=threads, policy_kwargs={"net_arch": arch}, **ppo)
     venv.reset()  # compiles the kernels (cached after the first run) before the clock
     stop = StopAfter(seconds)
     model.learn(total_timesteps=10**9, callback=stop)
