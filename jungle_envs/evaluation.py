@@ -63,6 +63,9 @@ class EvaluationResult:
     decisions: int = 0
     per_seat: dict[int, SeatRecord] = field(default_factory=dict)
     detail_totals: dict[str, float] = field(default_factory=dict)  # scalar final-info sums
+    # per game index: the agent's win credit and its margin over the best opponent (NaN
+    # when the game has no scores), so that two policies on the same games can be paired
+    outcomes: dict[int, tuple[float, float]] = field(default_factory=dict)
 
     @property
     def details(self) -> dict[str, float]:
@@ -168,14 +171,18 @@ def evaluate(
             obs, _, terminated, truncated, info = env.step(action)
             result.decisions += 1
             done = terminated or truncated
-        record_game(result, seat, info)
+        record_game(result, seat, info, i)
     return result
 
 
-def record_game(result: EvaluationResult, seat: int, info: dict[str, Any]) -> None:
+def record_game(
+    result: EvaluationResult, seat: int, info: dict[str, Any], index: int | None = None
+) -> None:
     record = result.per_seat.setdefault(seat, SeatRecord())
     record.games += 1
     result.games += 1
+    if index is not None:
+        result.outcomes[index] = (0.0, math.nan)  # until the game shows a result
     if info.get("illegal_action"):
         result.illegal_actions += 1
         return
@@ -183,6 +190,7 @@ def record_game(result: EvaluationResult, seat: int, info: dict[str, Any]) -> No
         result.truncated += 1
         return
     winners = info["winners"]
+    credit = 0.0
     if seat in winners:
         credit = 1.0 / len(winners)
         result.wins += credit
@@ -194,6 +202,8 @@ def record_game(result: EvaluationResult, seat: int, info: dict[str, Any]) -> No
     margin = float(scores[seat]) - max(float(x) for k, x in enumerate(scores) if k != seat)
     result.margin_total += margin
     result.margin_squares += margin * margin
+    if index is not None:
+        result.outcomes[index] = (credit, margin)
     for key, value in info.items():
         if key not in BASE_INFO and isinstance(value, (bool, int, float)):
             result.detail_totals[key] = result.detail_totals.get(key, 0.0) + float(value)
@@ -222,7 +232,9 @@ def merge_results(parts: Sequence[EvaluationResult]) -> EvaluationResult:
             mine.wins += record.wins
         for key, value in part.detail_totals.items():
             total.detail_totals[key] = total.detail_totals.get(key, 0.0) + value
+        total.outcomes.update(part.outcomes)
     total.per_seat = dict(sorted(total.per_seat.items()))
+    total.outcomes = dict(sorted(total.outcomes.items()))
     return total
 
 
