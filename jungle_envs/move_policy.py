@@ -65,8 +65,16 @@ class MoveScoring(BaseFeaturesExtractor):
         moves = obs[:, self.moves_at : self.moves_end].reshape(-1, self.num_moves, self.per_move)
         state = th.cat([obs[:, : self.moves_at], obs[:, self.moves_end :]], dim=1)
         embedding = self.state(state)
-        hidden = th.relu(self.from_move(moves) + self.from_state(embedding)[:, None, :])
-        scores = self.score(hidden).squeeze(-1)
+        from_state = self.from_state(embedding)
+        # Most rows are zero (moves that are not legal now): one score per observation
+        # stands for all of them, and only the other rows go through the move network,
+        # which is the same function and several times cheaper when few moves are legal.
+        zero_row = self.score(th.relu(self.from_move.bias + from_state))
+        scores = zero_row.expand(-1, self.num_moves)
+        batch, move = (moves != 0).any(dim=-1).nonzero(as_tuple=True)
+        if len(batch):
+            hidden = th.relu(self.from_move(moves[batch, move]) + from_state[batch])
+            scores = scores.index_put((batch, move), self.score(hidden).squeeze(-1))
         return th.cat([embedding, scores, self.other_actions(embedding)], dim=1)
 
 

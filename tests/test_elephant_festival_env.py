@@ -140,3 +140,32 @@ def test_states_off_the_course_of_play_are_refused(change, message):
     change(state)
     with pytest.raises(StateError, match=message):
         game.validate_state(state)
+
+
+def test_move_features_show_each_placements_score_change_and_rank():
+    from jungle_envs.games.elephant_festival.config import MOVE_FEATURES, MOVE_GAIN_SPAN
+    from jungle_envs.games.elephant_festival.rules import score
+    from jungle_envs.games.elephant_festival.tables import ELEPHANTS
+
+    game, state = position(display="Y0 R0", move_features=True)  # Y0 north fits the arch
+    rows = game.config.layout.split(game.observe(state, 0))["moves"].reshape(-1, MOVE_FEATURES)
+    legal = np.flatnonzero(game.legal_mask(state)[:PASS_ACTION])
+    assert set(np.flatnonzero(rows[:, 0])) == set(legal)
+    before = score(state.grounds[0], 0, game.config.grid, ELEPHANTS)["total"]
+    gains = {}
+    for action in legal:
+        after = state.copy()
+        game.apply_action(after, int(action))
+        gains[action] = score(after.grounds[0], 0, game.config.grid, ELEPHANTS)["total"] - before
+        gain_column = rows[action, 1] * 2 * MOVE_GAIN_SPAN - MOVE_GAIN_SPAN
+        assert gain_column == pytest.approx(gains[action])
+    best = max(gains.values())
+    assert best > 0  # the arch's yellow tile scores
+    for action, gain in gains.items():
+        assert rows[action, 3] == (gain == best)
+        assert rows[action, 4] == pytest.approx(min(best - gain, MOVE_GAIN_SPAN) / MOVE_GAIN_SPAN)
+        assert (rows[action, 5], rows[action, 6]) == (gain > 0, gain < 0)
+    heuristic = game.heuristic_policy().act(game.observe(state, 0), game.legal_mask(state), None)
+    assert rows[heuristic, 3] == 1.0  # the greedy move is among the best-marked
+    waiting = game.config.layout.split(game.observe(state, 1))["moves"]
+    assert not waiting.any()  # the seat that does not decide sees no moves

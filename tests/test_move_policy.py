@@ -44,6 +44,21 @@ def test_permuting_the_moves_permutes_their_scores():
     assert th.allclose(again, scores[:, order], atol=1e-6)
 
 
+def test_zero_rows_score_as_the_full_move_network_would_and_gradients_reach_every_layer():
+    th.manual_seed(1)
+    net = scoring(8)
+    obs = th.rand(6, 20 + 8 * 3)
+    obs[:, 20:].reshape(6, 8, 3)[:, ::2] = 0.0  # half the moves not available
+    obs[2, 20:] = 0.0  # and an observation with none (another seat decides)
+    features = net(obs)
+    moves = obs[:, 20:].reshape(6, 8, 3)
+    embedding = net.state(obs[:, :20])
+    dense = net.score(th.relu(net.from_move(moves) + net.from_state(embedding)[:, None]))
+    assert th.allclose(features[:, 32:40], dense.squeeze(-1), atol=1e-6)
+    features[:, 32:40].sum().backward()
+    assert all(p.grad is not None and p.grad.abs().sum() > 0 for p in net.from_move.parameters())
+
+
 def test_a_moves_piece_that_does_not_fit_is_refused():
     space = gym.spaces.Box(0.0, 1.0, (30,), np.float32)
     with pytest.raises(ValueError, match="does not fit"):

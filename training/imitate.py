@@ -2,7 +2,8 @@
 (DAgger), then let ``training.train --set init=MODEL`` continue it with PPO.
 
     python -m training.imitate --env ElephantFestival [--players 4] [--rounds 4]
-        [--steps 32768] [--epochs 4] [--seed 0] [--out runs/imitate/<Game>-<N>p]
+        [--steps 32768] [--epochs 8] [--lr 0.001] [--batch-size 256] [--seed 0]
+        [--out runs/imitate/<Game>-<N>p]
 
 The game's config (``training/configs``) gives the network, the env options, the opponents
 (its first curriculum stage, else its ``opponents``) and the learning rate, so the model
@@ -32,12 +33,10 @@ import jungle_envs
 from jungle_envs.core.files import atomic_write_text
 from jungle_envs.sb3 import CompiledVecEnv
 from training import cli
-from training.common import mark_trained_on, new_model, policy_setup
+from training.common import mark_trained_on, new_model, policy_setup, torch_threads
 from training.config import ConfigError, load_config
 from training.selfplay import atomic_save
 from training.validate import check_config, fail
-
-MINIBATCH = 1024
 
 
 class Dataset:
@@ -112,11 +111,19 @@ def agreement(model: Any, obs: np.ndarray, masks: np.ndarray, teacher: np.ndarra
     return hits / max(len(obs), 1)
 
 
-def fit(model: Any, data: tuple[np.ndarray, ...], epochs: int, vf_coef: float, seed: int) -> dict:
+def fit(
+    model: Any, data: tuple[np.ndarray, ...], epochs: int, vf_coef: float, seed: int,
+    batch_size: int = 256, lr: float | None = None,
+) -> dict:  # fmt: skip
     """Cross-entropy on the teacher's moves plus ``vf_coef`` x the value error (over the
-    returns' variance), minibatches of ``MINIBATCH``, with the model's own optimizer."""
+    returns' variance), minibatches of ``batch_size``, with the model's own optimizer at
+    learning rate ``lr`` (None: as it is). Imitation is supervised and can take larger
+    steps than PPO: at PPO's rate a few hundred steps barely move the move scores."""
     obs, masks, teacher, returns = data
     policy, rng = model.policy, np.random.default_rng(seed)
+    if lr is not None:
+        for group in policy.optimizer.param_groups:
+            group["lr"] = lr
     # the value error in units of the returns' variance: score returns run to hundreds,
     # and unscaled they would swamp the move loss in the clipped gradient
     known_returns = returns[~np.isnan(returns)]
@@ -124,14 +131,16 @@ def fit(model: Any, data: tuple[np.ndarray, ...], epochs: int, vf_coef: float, s
     policy.set_training_mode(True)
     losses = []
     for _ in range(epochs):
-        for batch in np.array_split(rng.permutation(len(obs)), max(1, len(obs) // MINIBATCH)):
+        for batch in np.array_split(rng.permutation(len(obs)), max(1, len(obs) // batch_size)):
             obs_t = torch.as_tensor(obs[batch])
-            dist = policy.get_distribution(obs_t, action_masks=masks[batch])
-            action_loss = -dist.log_prob(torch.as_tensor(teacher[batch])).mean()
+            values, log_prob, _ = policy.evaluate_actions(  # one forward pass for both heads
+                obs_t, torch.as_tensor(teacher[batch]), action_masks=masks[batch]
+            )
+            action_loss = -log_prob.mean()
             known = ~np.isnan(returns[batch])
             value_loss = torch.zeros(())
             if known.any():
-                values = policy.predict_values(obs_t).flatten()[torch.as_tensor(known)]
+                values = values.flatten()[torch.as_tensor(known)]
                 target = torch.as_tensor(returns[batch][known], dtype=values.dtype)
                 value_loss = torch.nn.functional.mse_loss(values, target) / scale
             loss = action_loss + vf_coef * value_loss
@@ -151,7 +160,9 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--players", type=int, help="player count (None: the config's)")
     parser.add_argument("--rounds", type=int, default=4, help="DAgger rounds")
     parser.add_argument("--steps", type=int, default=32_768, help="learner decisions per round")
-    parser.add_argument("--epochs", type=int, default=4, help="passes over the data per round")
+    parser.add_argument("--epochs", type=int, default=8, help="passes over the data per round")
+    parser.add_argument("--batch-size", type=int, default=256, help="minibatch size of the fit")
+    parser.add_argument("--lr", type=float, default=1e-3, help="learning rate of the fit")
     parser.add_argument("--n-envs", type=int, default=64, help="compiled envs")
     parser.add_argument("--seed", type=int, default=0, help="seed of the envs and the network")
     parser.add_argument("--out", type=Path, help="folder (None: runs/imitate/<Game>-<N>p)")
@@ -160,8 +171,11 @@ def parse_args(argv: list[str] | None = None):
         help="override a config entry as training.train does, e.g. ppo.net_arch=[64,64]",
     )  # fmt: skip
     args = parser.parse_args(argv)
+    if not 0 < args.lr < 1:
+        fail(f"imitate: error: --lr must be a number between 0 and 1, got {args.lr}")
     for flag, value in (("--rounds", args.rounds), ("--steps", args.steps),
-                        ("--epochs", args.epochs), ("--n-envs", args.n_envs)):  # fmt: skip
+                        ("--epochs", args.epochs), ("--n-envs", args.n_envs),
+                        ("--batch-size", args.batch_size)):  # fmt: skip
         if value < 1:
             fail(f"imitate: error: {flag} must be an integer >= 1, got {value}")
     return args
@@ -191,25 +205,40 @@ def main(argv: list[str] | None = None) -> Path:
     policy, policy_kwargs = policy_setup({**config, "players": players}, arch)
     model = new_model(venv, seed=args.seed, policy=policy, policy_kwargs=policy_kwargs, **ppo)
     mark_trained_on(model, args.env, players, config["env_options"])
+    torch.set_num_threads(torch_threads(venv))
     rng = np.random.default_rng(args.seed)
     obs, data, log = venv.reset(), Dataset(), []
     start = time.perf_counter()
     for r in range(args.rounds):
         beta = 0.5**r
+        began = time.perf_counter()
         part, obs = collect(model, venv, obs, args.steps, beta, ppo["gamma"], rng)
         held_out = agreement(model, *part[:3])
         data.add(*part)
-        losses = fit(model, data.arrays(), args.epochs, ppo["vf_coef"], args.seed + r)
+        collected = time.perf_counter()
+        losses = fit(model, data.arrays(), args.epochs, ppo["vf_coef"], args.seed + r,
+                     args.batch_size, args.lr)  # fmt: skip
         entry = {"round": r, "beta": beta, "decisions": len(data.arrays()[0]),
                  "agreement_before": round(held_out, 4), **losses,
+                 "collect_seconds": round(collected - began, 1),
+                 "fit_seconds": round(time.perf_counter() - collected, 1),
                  "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
         log.append(entry)
         print(json.dumps(entry), flush=True)
+    part, obs = collect(model, venv, obs, max(args.steps // 4, 1), 0.0, ppo["gamma"], rng)
+    final = {"agreement_after": round(agreement(model, *part[:3]), 4), "decisions": len(part[0])}
+    print(json.dumps(final), flush=True)
     venv.close()
+    for group in model.policy.optimizer.param_groups:  # PPO goes on at its own rate
+        group["lr"] = model.lr_schedule(1.0)
     atomic_save(model, out / "model.zip")
     atomic_write_text(
         out / "imitation.json",
-        json.dumps({"args": vars(args) | {"out": str(out)}, "rounds": log}, indent=2, default=str),
+        json.dumps(
+            {"args": vars(args) | {"out": str(out)}, "rounds": log, "final": final},
+            indent=2,
+            default=str,
+        ),
     )
     print(f"model: {out / 'model.zip'}; continue with: python -m training.train --env {args.env} "
           f"--players {players} --set init={out / 'model.zip'}")  # fmt: skip

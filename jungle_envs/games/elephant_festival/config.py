@@ -40,9 +40,13 @@ CELL_FEATURES = ELEPHANT_AT + ELEPHANTS
 
 
 # With the move_features option, per placement action: legal for the observer now, its
-# score change (gain + MOVE_GAIN_SPAN) / (2 x MOVE_GAIN_SPAN) clipped to [0, 1], and the
-# placements the herd has after it / MAX_ROOM.
-MOVE_FEATURES = 3
+# score change (gain + MOVE_GAIN_SPAN) / (2 x MOVE_GAIN_SPAN) clipped to [0, 1], the
+# placements the herd has after it / MAX_ROOM, whether no legal placement gains more, how
+# far it falls short of the best (clipped to MOVE_GAIN_SPAN, / MOVE_GAIN_SPAN), gain > 0 and
+# gain < 0. The flags and the shortfall give a network the ranking of the placements at
+# the scale of a point: on the linear column a point is 1/32, which a network at PPO's
+# learning rate takes tens of thousands of steps to resolve.
+MOVE_FEATURES = 7
 MOVE_GAIN_SPAN = 16
 MAX_ROOM = ELEPHANTS * 4  # every elephant, every direction
 
@@ -57,7 +61,9 @@ def layout(grid: int, move_features: bool = False) -> Layout:
             "moves", (PASS_ACTION, MOVE_FEATURES),
             f"option `move_features` only, per placement action (all zero unless the "
             f"observer decides now): legal, score change clipped to +-{MOVE_GAIN_SPAN} and "
-            f"scaled to [0, 1], placements left to the herd after it / {MAX_ROOM}",
+            f"scaled to [0, 1], placements left to the herd after it / {MAX_ROOM}, no legal "
+            f"placement gains more (0/1), shortfall from the best gain / {MOVE_GAIN_SPAN} "
+            f"(clipped), gain > 0 (0/1), gain < 0 (0/1)",
         )
     ] if move_features else []  # fmt: skip
     return Layout([

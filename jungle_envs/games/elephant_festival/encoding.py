@@ -102,16 +102,24 @@ def write_move_features(
     config: Config, state: ElephantFestivalState, seat: int, obs: np.ndarray
 ) -> None:
     """The ``moves`` piece: for each placement the observer may make now, legal, its score
-    change and the room its herd keeps (zero when another seat decides)."""
+    change, the room its herd keeps, and where the change ranks among the legal placements
+    (zero when another seat decides; see ``config.MOVE_FEATURES``)."""
     if current_player(config, state) != seat:
         return
     moves = config.layout.offset("moves")
     values = placement_values(config, state, seat, legal_actions(config, state))
+    if not values:
+        return
+    best = max(gain for gain, _ in values.values())
     for action, (gain, room) in values.items():
         at = moves + action * MOVE_FEATURES
         obs[at] = 1.0
         obs[at + 1] = min(max(gain + MOVE_GAIN_SPAN, 0), 2 * MOVE_GAIN_SPAN) / (2 * MOVE_GAIN_SPAN)
         obs[at + 2] = room / MAX_ROOM
+        obs[at + 3] = float(gain == best)
+        obs[at + 4] = min(best - gain, MOVE_GAIN_SPAN) / MOVE_GAIN_SPAN
+        obs[at + 5] = float(gain > 0)
+        obs[at + 6] = float(gain < 0)
 
 
 class View(NamedTuple):

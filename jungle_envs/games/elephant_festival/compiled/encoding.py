@@ -92,17 +92,27 @@ def observe(cfg, s, seat, obs):
 
 @kernel
 def write_move_features(cfg, s, seat, obs):
-    """``encoding.write_move_features``: legal, score change, room, per placement."""
+    """``encoding.write_move_features``: legal, score change, room and rank, per placement."""
     mask = np.zeros(cfg.num_actions, dtype=np.int8)
     legal_mask(cfg, s, mask)
     gains = np.zeros(PASS_ACTION, dtype=np.int64)
     rooms = np.zeros(PASS_ACTION, dtype=np.int64)
     placement_values(cfg, s, seat, mask, gains, rooms)
+    best = -(1 << 62)
+    for action in range(PASS_ACTION):
+        if mask[action] and gains[action] > best:
+            best = gains[action]
     moves = cfg.obs_at[OBS_MOVES]
     for action in range(PASS_ACTION):
         if mask[action]:
             at = moves + action * MOVE_FEATURES
-            gain = min(max(gains[action] + MOVE_GAIN_SPAN, 0), 2 * MOVE_GAIN_SPAN)
+            gain = gains[action]
             obs[at] = 1.0
-            obs[at + 1] = gain / (2 * MOVE_GAIN_SPAN)
+            obs[at + 1] = min(max(gain + MOVE_GAIN_SPAN, 0), 2 * MOVE_GAIN_SPAN) / (
+                2 * MOVE_GAIN_SPAN
+            )
             obs[at + 2] = rooms[action] / MAX_ROOM
+            obs[at + 3] = 1.0 if gain == best else 0.0
+            obs[at + 4] = min(best - gain, MOVE_GAIN_SPAN) / MOVE_GAIN_SPAN
+            obs[at + 5] = 1.0 if gain > 0 else 0.0
+            obs[at + 6] = 1.0 if gain < 0 else 0.0
