@@ -122,6 +122,21 @@ def test_score_reward_adds_up_to_the_final_score():
     np.testing.assert_allclose(totals, finals)
 
 
+def test_margin_reward_adds_up_to_the_final_margin_over_the_best_opponent():
+    envs = make("jungle_envs/JungleSweep-v0", 2, reward="margin", num_players=3)
+    rng = np.random.default_rng(4)
+    envs.reset(seed=11)
+    totals, finals = np.zeros(2), [None, None]
+    while any(f is None for f in finals):
+        _, rewards, terminated, _, info = envs.step(first_legal(envs.action_masks(), rng))
+        totals += np.where([f is None for f in finals], rewards, 0.0)
+        for i in np.flatnonzero(terminated):
+            if finals[i] is None:
+                scores, seat = info["scores"][i], info["agent_seat"][i]
+                finals[i] = scores[seat] - np.delete(scores, seat).max()
+    np.testing.assert_allclose(totals, finals)
+
+
 def test_illegal_actions_lose_or_raise_and_bad_actions_are_refused():
     envs = make("jungle_envs/JungleSweep-v0", 2, illegal_action="lose")
     _, info = envs.reset(seed=0)

@@ -119,6 +119,30 @@ def test_score_reward_adds_up_to_the_score_gained(env_id):
         assert sum(rewards) == pytest.approx(info["scores"][info["agent_seat"]] - start)
 
 
+def margin(scores, seat):
+    return scores[seat] - max(x for other, x in enumerate(scores) if other != seat)
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_margin_reward_adds_up_to_the_final_margin_over_the_best_opponent(env_id, engine):
+    env = gym.make(env_id, num_players=3, reward="margin", engine=engine, opponents="heuristic")
+    score_env = gym.make(
+        env_id, num_players=3, reward="score", engine=engine, opponents="heuristic"
+    )
+    base = env.unwrapped
+    for seed in range(12):
+        env.reset(seed=seed)
+        start = margin(base.game.scores(base.state), base.agent_seat)
+        rewards, info = play(env, seed)
+        assert sum(rewards) == pytest.approx(margin(info["scores"], info["agent_seat"]) - start)
+        score_rewards, score_info = play(score_env, seed)
+        assert score_info["scores"] == info["scores"]  # the reward does not change the game
+        if len(set(info["scores"])) > 1 and rewards != score_rewards:
+            return  # the two rewards differ where others score
+    pytest.fail("the margin reward paid the same as the score reward in every game")
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_final_info_holds_scores_and_winners(env_id):
     env = gym.make(env_id, num_players=3)

@@ -331,6 +331,6 @@ def test_overwrite_starts_the_new_run_in_an_empty_folder(tmp_path):
 
 
 def test_the_move_policy_needs_the_move_features(tmp_path, capsys, no_workers):
-    err = refused(capsys, ["--env", "ElephantFestival", "--out", str(tmp_path / "r"),
-                           "--set", "policy=moves"])  # fmt: skip
+    no_features = ["--set", "policy=moves", "--set", "env_options.move_features=false"]
+    err = refused(capsys, ["--env", "ElephantFestival", "--out", str(tmp_path / "r"), *no_features])
     assert "env_options.move_features=true" in err and not (tmp_path / "r").exists()

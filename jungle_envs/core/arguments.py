@@ -24,7 +24,9 @@ ENV_OPTIONS = {
     "'rgb_array' (a picture of the table, needs Pillow)",
     "observation_mode": "'flat' (a float32 vector) or 'dict' (observation + action_mask)",
     "illegal_action": "'lose' (end the episode with -1) or 'raise'",
-    "reward": "'win' (+1 sole win, 0 shared/no winner, -1 loss) or 'score' (score gained)",
+    "reward": "'win' (+1 sole win, 0 shared/no winner, -1 loss), 'score' (score gained) or "
+    "'margin' (gain in the score minus the best other score: the episode sums to the final "
+    "margin)",
     "skip_forced_actions": "play the learner's only legal action automatically (default True)",
     "engine": "'auto' (the compiled twin when the game has one), 'compiled' or 'reference'",
     "step_limit": "learner decisions after which an episode is truncated (default: the "
@@ -33,10 +35,13 @@ ENV_OPTIONS = {
     "learner's last decision, as the learner may know them (default False)",
 }
 MAX_INT64 = 2**63 - 1
+# the reward option as the engines take it (a small int, also inside compiled kernels)
+REWARD_KINDS = {"win": 0, "score": 1, "margin": 2}
+WIN_REWARD, SCORE_REWARD, MARGIN_REWARD = 0, 1, 2
 CHOICES = {
     "observation_mode": ("flat", "dict"),
     "illegal_action": ("lose", "raise"),
-    "reward": ("win", "score"),
+    "reward": ("win", "score", "margin"),
     "render_mode": (None, "ansi", "human", "rgb_array"),
     "engine": ("auto", "compiled", "reference"),
 }

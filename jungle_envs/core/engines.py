@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from jungle_envs.core import events
+from jungle_envs.core.arguments import MARGIN_REWARD, WIN_REWARD
 from jungle_envs.core.game import CHANCE, TERMINAL, Game, check_action_index
 from jungle_envs.core.policies import (
     MixturePolicy,
@@ -47,10 +48,10 @@ class ReferenceEngine:
 
     name = "reference"
 
-    def __init__(self, game: Game, skip_forced_actions: bool, score_reward: bool) -> None:
+    def __init__(self, game: Game, skip_forced_actions: bool, reward_kind: int) -> None:
         self.game = game
         self.skip_forced = skip_forced_actions
-        self.score_reward = score_reward
+        self.reward_kind = reward_kind
         self.state: GameState | None = None
         self.mask = np.ones(game.spec.num_actions, dtype=bool)
         self.done = False
@@ -75,7 +76,7 @@ class ReferenceEngine:
             self.log = [events.decision(self.game, self.learner, action, self.learner)]
         self.game._apply_action(self.state, action)
         self._advance()
-        if self.score_reward:
+        if self.reward_kind != WIN_REWARD:
             score = self._score()
             reward, self._last_score = score - self._last_score, score
             return reward
@@ -85,7 +86,12 @@ class ReferenceEngine:
         return self.game.observe(self.state, self.learner)
 
     def _score(self) -> float:
-        return float(self.game.scores(self.state)[self.learner])
+        """What the score and margin rewards pay the change of (see ``runner.reward_potential``)."""
+        scores = [float(x) for x in self.game.scores(self.state)]
+        own = scores[self.learner]
+        if self.reward_kind == MARGIN_REWARD:
+            own -= max(x for seat, x in enumerate(scores) if seat != self.learner)
+        return own
 
     def _advance(self) -> None:
         game, state = self.game, self.state
@@ -141,12 +147,10 @@ class CompiledEngine:
 
     name = "compiled"
 
-    def __init__(
-        self, game: Game, skip_forced_actions: bool, score_reward: bool, twin: Any
-    ) -> None:
+    def __init__(self, game: Game, skip_forced_actions: bool, reward_kind: int, twin: Any) -> None:
         self.game, self.twin = game, twin
         self.skip_forced = skip_forced_actions
-        self.score_reward = score_reward
+        self.reward_kind = reward_kind
         n = game.num_players
         self._row = np.zeros(twin.row_size, dtype=np.int32)
         self._streams = np.zeros(2, dtype=np.uint64)
@@ -168,7 +172,7 @@ class CompiledEngine:
         # The compiled entry point itself: no numba type dispatch on every call.
         self._call = bind(
             runner.env_call, self.twin.cfg, self._row, self._streams, 0, self._kinds, False,
-            True, False, True, 0, self._obs, self._mask, self._scores, self._results,
+            True, 0, True, 0, self._obs, self._mask, self._scores, self._results,
         )  # fmt: skip
         self._runner = runner
 
@@ -222,7 +226,7 @@ class CompiledEngine:
 
             logged, expected = replay(self, start, action, actor)
         result = self._call(self.twin.cfg, self._row, self._streams, self.learner, self._kinds,
-                            False, self.skip_forced, self.score_reward, start, action, self._obs,
+                            False, self.skip_forced, self.reward_kind, start, action, self._obs,
                             self._mask, self._scores, self._results)  # fmt: skip
         if self.log is not None:
             if not np.array_equal(self._row, expected):

@@ -17,6 +17,7 @@ from gymnasium import spaces
 
 from jungle_envs.core import events
 from jungle_envs.core.arguments import (
+    REWARD_KINDS,
     UnsupportedRenderMode,
     check_choice,
     check_flag,
@@ -88,7 +89,7 @@ class JungleEnv(gym.Env):
         else:
             self.observation_space = flat
 
-        self.engine = make_engine(game, engine, self.skip_forced_actions, args.reward == "score")
+        self.engine = make_engine(game, engine, self.skip_forced_actions, REWARD_KINDS[args.reward])
         self.event_log = event_log
         if self.event_log:
             self.engine.log = []
@@ -212,13 +213,13 @@ class JungleEnv(gym.Env):
 AUTO_ENGINE = "auto"  # what engine="auto" means; the test suite runs the envs on both
 
 
-def make_engine(game: Game, engine: str, skip_forced: bool, score_reward: bool):
+def make_engine(game: Game, engine: str, skip_forced: bool, reward_kind: int):
     """The compiled twin for "auto" (when the game and its options have one) and
     "compiled" (or an error saying why not); the Python reference otherwise."""
     if engine == "auto":
         engine = AUTO_ENGINE
     if engine == "reference":
-        return ReferenceEngine(game, skip_forced, score_reward)
+        return ReferenceEngine(game, skip_forced, reward_kind)
     from jungle_envs.core.compiled.twin import Twin, TwinUnavailable
 
     try:
@@ -226,5 +227,5 @@ def make_engine(game: Game, engine: str, skip_forced: bool, score_reward: bool):
     except TwinUnavailable:
         if engine == "compiled":
             raise
-        return ReferenceEngine(game, skip_forced, score_reward)
-    return CompiledEngine(game, skip_forced, score_reward, twin)
+        return ReferenceEngine(game, skip_forced, reward_kind)
+    return CompiledEngine(game, skip_forced, reward_kind, twin)

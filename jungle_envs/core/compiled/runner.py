@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from jungle_envs.core.arguments import MARGIN_REWARD, WIN_REWARD
 from jungle_envs.core.compiled import contract as game
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.rng import CHANCE_STREAM, OPPONENT_STREAM, below, uniform
@@ -108,25 +109,40 @@ def env_step(cfg, s, streams, learner, kinds, relative, skip_forced, action, obs
 
 
 @kernel
-def learner_reward(cfg, s, learner, status, score_reward, scores, results):
-    """The learner's reward for the step that just ended with ``status``: the score gained
-    (``scores`` holds every seat's score before the step; updated with the score reward
-    and at the end) or, at the end, its return (``results`` gets every seat's return)."""
+def reward_potential(scores, learner, reward_kind):
+    """What the score and margin rewards pay the change of: the learner's score, less the
+    best other score for the margin."""
+    value = scores[learner]
+    if reward_kind == MARGIN_REWARD:
+        best = -1e300
+        for seat in range(len(scores)):
+            if seat != learner and scores[seat] > best:
+                best = scores[seat]
+        value -= best
+    return value
+
+
+@kernel
+def learner_reward(cfg, s, learner, status, reward_kind, scores, results):
+    """The learner's reward for the step that just ended with ``status``: the change of its
+    score or margin (``scores`` holds every seat's score before the step; updated with
+    those rewards and at the end) or, at the end, its return (``results`` gets every
+    seat's return)."""
     reward = 0.0
-    if score_reward or status == DONE:
-        last = scores[learner]
+    if reward_kind != WIN_REWARD or status == DONE:
+        before = reward_potential(scores, learner, reward_kind)
         game.scores(cfg, s, scores)
-        if score_reward:
-            reward = scores[learner] - last
+        if reward_kind != WIN_REWARD:
+            reward = reward_potential(scores, learner, reward_kind) - before
     if status == DONE:
         game.returns(cfg, s, results)
-        if not score_reward:
+        if reward_kind == WIN_REWARD:
             reward = results[learner]
     return reward
 
 
 @kernel
-def env_call(cfg, s, streams, learner, kinds, relative, skip_forced, score_reward, start,
+def env_call(cfg, s, streams, learner, kinds, relative, skip_forced, reward_kind, start,
              action, obs, mask, scores, results):  # fmt: skip
     """The single env's one entry point (one compiled function per game keeps compile time
     down). ``start``: deal a fresh game and play on to the first outside decision.
@@ -140,7 +156,7 @@ def env_call(cfg, s, streams, learner, kinds, relative, skip_forced, score_rewar
     status = env_step(cfg, s, streams, learner, kinds, relative, skip_forced, action, obs, mask)
     if status >= EXTERNAL_TURN:
         return status, 0.0
-    return status, learner_reward(cfg, s, learner, status, score_reward, scores, results)
+    return status, learner_reward(cfg, s, learner, status, reward_kind, scores, results)
 
 
 # The vector env's arrays, one row per env (named as the module attribute so numba's cache
@@ -183,14 +199,14 @@ def reset_one(cfg, S, streams, learners, obs, masks, scores, ended, steps, ok, w
 
 @kernel
 def finish_step(cfg, S, learners, scores, results, rewards, terminated, truncated, ended,
-                steps, waiting, i, status, score_reward, max_steps):  # fmt: skip
+                steps, waiting, i, status, reward_kind, max_steps):  # fmt: skip
     """Env i stopped with ``status`` after the learner's step: wait for a pool player, or
     pay the learner's reward and set the flags."""
     if status >= EXTERNAL_TURN:
         waiting[i] = status - EXTERNAL_TURN
         return
     waiting[i] = -1
-    rewards[i] = learner_reward(cfg, S[i], learners[i], status, score_reward, scores[i],
+    rewards[i] = learner_reward(cfg, S[i], learners[i], status, reward_kind, scores[i],
                                 results[i])  # fmt: skip
     terminated[i] = status == DONE
     truncated[i] = status != DONE and steps[i] >= max_steps
@@ -200,7 +216,7 @@ def finish_step(cfg, S, learners, scores, results, rewards, terminated, truncate
 @kernel
 def step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards, terminated,
              truncated, illegal, ended, steps, waiting, actions, i, kinds, relative,
-             skip_forced, score_reward, max_steps):  # fmt: skip
+             skip_forced, reward_kind, max_steps):  # fmt: skip
     """One step of env i; an illegal action ends the episode with -1."""
     rewards[i], terminated[i], truncated[i], illegal[i] = 0.0, False, False, False
     learner, action = learners[i], actions[i]
@@ -213,13 +229,13 @@ def step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards, te
     status = env_step(cfg, S[i], streams[i], learner, kinds[i], relative, skip_forced, action,
                       obs[i], masks[i])  # fmt: skip
     finish_step(cfg, S, learners, scores, results, rewards, terminated, truncated, ended,
-                steps, waiting, i, status, score_reward, max_steps)  # fmt: skip
+                steps, waiting, i, status, reward_kind, max_steps)  # fmt: skip
 
 
 @kernel
 def batch_call(cfg, S, streams, learners, obs, masks, scores, results, rewards, terminated,
                truncated, illegal, ended, steps, ok, actions, which, waiting, picks, command,
-               seat_option, kinds, relative, skip_forced, score_reward, max_steps, mix,
+               seat_option, kinds, relative, skip_forced, reward_kind, max_steps, mix,
                pool_size, first, last):  # fmt: skip
     """The vector env's one entry point, over envs ``first`` to ``last`` - 1 (it releases
     the GIL, so threads can each run a share): STEP (next-step autoreset: an env whose last
@@ -241,12 +257,12 @@ def batch_call(cfg, S, streams, learners, obs, masks, scores, results, rewards, 
                     waiting[i] = status - EXTERNAL_TURN if status >= EXTERNAL_TURN else -1
                 else:
                     finish_step(cfg, S, learners, scores, results, rewards, terminated,
-                                truncated, ended, steps, waiting, i, status, score_reward,
+                                truncated, ended, steps, waiting, i, status, reward_kind,
                                 max_steps)  # fmt: skip
         elif command == STEP and not ended[i]:
             step_one(cfg, S, streams, learners, obs, masks, scores, results, rewards,
                      terminated, truncated, illegal, ended, steps, waiting, actions, i,
-                     kinds, relative, skip_forced, score_reward, max_steps)  # fmt: skip
+                     kinds, relative, skip_forced, reward_kind, max_steps)  # fmt: skip
         elif command != RESET_WHERE or which[i]:
             if command == STEP:
                 rewards[i], terminated[i], truncated[i], illegal[i] = 0.0, False, False, False

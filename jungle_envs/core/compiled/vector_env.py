@@ -36,6 +36,7 @@ from gymnasium.vector import AutoresetMode
 
 from jungle_envs.core.arguments import (
     ENV_OPTIONS,
+    REWARD_KINDS,
     check_count,
     check_flag,
     check_reset_options,
@@ -135,7 +136,7 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         self.seat_option = -1 if args.agent_seat is None else args.agent_seat
         self.num_envs = num_envs
         self.observation_mode, self.illegal_action = args.observation_mode, args.illegal_action
-        self.score_reward = args.reward == "score"
+        self.reward_kind = REWARD_KINDS[args.reward]
         self.skip_forced = args.skip_forced_actions
         limit = args.step_limit
         self.max_steps = limit if limit is not None else np.iinfo(np.int64).max
@@ -179,7 +180,7 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         self._shares = [(int(a), int(b)) for a, b in itertools.pairwise(bounds)]
         self._pool: ThreadPoolExecutor | None = None
         self._kernel = bind(runner.batch_call, self.twin.cfg, *self.buffers, 0, -1,
-                            self.kinds, True, True, True, 1, self.mix, 0, 0, 1)  # fmt: skip
+                            self.kinds, True, True, 0, 1, self.mix, 0, 0, 1)  # fmt: skip
         self._started = False
 
     # --- Gymnasium API -------------------------------------------------------------------
@@ -328,7 +329,7 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
 
     def _call(self, command: int, first: int, last: int) -> None:
         self._kernel(self.twin.cfg, *self.buffers, command, self.seat_option, self.kinds,
-                     self.relative, self.skip_forced, self.score_reward, self.max_steps,
+                     self.relative, self.skip_forced, self.reward_kind, self.max_steps,
                      self.mix, len(self.pool), first, last)  # fmt: skip
 
     # --- internals -----------------------------------------------------------------------
