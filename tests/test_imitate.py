@@ -62,3 +62,28 @@ def test_an_init_model_of_another_network_is_one_line(tmp_path, capsys):
                     "--set", "ppo.net_arch=[16,16]", "--no-progress"])  # fmt: skip
     assert exit_info.value.code == 2
     assert "does not fit this run's network" in capsys.readouterr().err
+
+
+def test_a_config_with_imitation_rounds_warm_starts_the_run_in_one_command(tmp_path, capsys):
+    run = tmp_path / "run"
+    common = ["--timesteps", "128", "--n-envs", "8", "--no-progress"]
+    train.main(["--env", ENV, "--players", "2", "--out", str(run), *common,
+                "--set", "imitate.rounds=1", "--set", "imitate.steps=128",
+                "--set", "imitate.epochs=1", "--set", "ppo.n_steps=16",
+                "--set", "ppo.batch_size=64", "--set", "eval.freq=10000", *SMALL])  # fmt: skip
+    record = json.loads((run / "imitate" / "imitation.json").read_text())
+    assert record["players"] == 2 and len(record["rounds"]) == 1
+    assert "imitation warm start" in capsys.readouterr().out
+    assert (run / "model.zip").is_file()
+    stamp = (run / "imitate" / "model.zip").stat().st_mtime_ns
+    train.main(["--resume", str(run), "--timesteps", "256"])
+    assert (run / "imitate" / "model.zip").stat().st_mtime_ns == stamp  # not imitated again
+    capsys.readouterr()
+
+
+def test_bad_imitation_settings_are_one_line(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        train.main(["--env", ENV, "--out", str(tmp_path / "r"), "--set", "imitate.rounds=-1"])
+    err = capsys.readouterr().err.strip()
+    assert "imitate.rounds" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "r").exists()

@@ -52,6 +52,16 @@ DEFAULTS: dict[str, Any] = {
     "torch_threads": None,
     # a MaskablePPO zip whose weights a new run starts from (e.g. from training.imitate)
     "init": None,
+    # with rounds > 0 (and no init), a new run first imitates the heuristic
+    # (training.imitate: DAgger rounds of `steps` learner decisions, `epochs` passes over the
+    # data at `learning_rate`) into RUN/imitate/ and starts PPO from that model
+    "imitate": {
+        "rounds": 0,
+        "steps": 32_768,
+        "epochs": 4,
+        "batch_size": 256,
+        "learning_rate": 1e-3,
+    },
     # "mlp": SB3's MLP over the flat observation; "moves": score each action from its move
     # features with one network shared by every action (needs env_options.move_features)
     "policy": "mlp",

@@ -181,6 +181,59 @@ def parse_args(argv: list[str] | None = None):
     return args
 
 
+def warm_start(
+    config: dict[str, Any], players: int, out: Path, *, rounds: int, steps: int, epochs: int,
+    batch_size: int, learning_rate: float, n_envs: int = 64, seed: int = 0,
+) -> Path:  # fmt: skip
+    """Imitate the heuristic with ``config``'s network and options; saves ``out/model.zip``
+    (with ``imitation.json``: every round's agreement, losses and seconds) and returns it."""
+    out.mkdir(parents=True, exist_ok=True)
+    env_id = config["env"]
+    venv = CompiledVecEnv(
+        env_id, num_envs=n_envs, seed=seed, num_players=players,
+        opponents=first_opponents(config), **config["env_options"],
+    )  # fmt: skip
+    ppo = dict(config["ppo"])
+    arch = ppo.pop("net_arch")
+    policy, policy_kwargs = policy_setup({**config, "players": players}, arch)
+    model = new_model(venv, seed=seed, policy=policy, policy_kwargs=policy_kwargs, **ppo)
+    mark_trained_on(model, env_id, players, config["env_options"])
+    torch.set_num_threads(torch_threads(venv))
+    rng = np.random.default_rng(seed)
+    obs, data, log = venv.reset(), Dataset(), []
+    start = time.perf_counter()
+    for r in range(rounds):
+        beta = 0.5**r
+        began = time.perf_counter()
+        part, obs = collect(model, venv, obs, steps, beta, ppo["gamma"], rng)
+        held_out = agreement(model, *part[:3])
+        data.add(*part)
+        collected = time.perf_counter()
+        losses = fit(model, data.arrays(), epochs, ppo["vf_coef"], seed + r, batch_size,
+                     learning_rate)  # fmt: skip
+        entry = {"round": r, "beta": beta, "decisions": len(data.arrays()[0]),
+                 "agreement_before": round(held_out, 4), **losses,
+                 "collect_seconds": round(collected - began, 1),
+                 "fit_seconds": round(time.perf_counter() - collected, 1),
+                 "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
+        log.append(entry)
+        print(json.dumps(entry), flush=True)
+    part, obs = collect(model, venv, obs, max(steps // 4, 1), 0.0, ppo["gamma"], rng)
+    final = {"agreement_after": round(agreement(model, *part[:3]), 4), "decisions": len(part[0]),
+             "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
+    print(json.dumps(final), flush=True)
+    venv.close()
+    for group in model.policy.optimizer.param_groups:  # PPO goes on at its own rate
+        group["lr"] = model.lr_schedule(1.0)
+    atomic_save(model, out / "model.zip")
+    settings = {"rounds": rounds, "steps": steps, "epochs": epochs, "batch_size": batch_size,
+                "learning_rate": learning_rate, "n_envs": n_envs, "seed": seed}  # fmt: skip
+    record = {"env": env_id, "players": players, "settings": settings, "rounds": log,
+              "final": final}  # fmt: skip
+    atomic_write_text(out / "imitation.json", json.dumps(record, indent=2, default=str))
+    return out / "model.zip"
+
+
 def main(argv: list[str] | None = None) -> Path:
     args = parse_args(argv)
     try:
@@ -195,54 +248,13 @@ def main(argv: list[str] | None = None) -> Path:
         fail(f"imitate: error: --players {players} is not a player count of {args.env}")
     stem = args.env.split("/")[-1].removesuffix("-v0")
     out = args.out or Path("runs") / "imitate" / f"{stem}-{players}p"
-    out.mkdir(parents=True, exist_ok=True)
-    venv = CompiledVecEnv(
-        args.env, num_envs=args.n_envs, seed=args.seed, num_players=players,
-        opponents=first_opponents(config), **config["env_options"],
+    model = warm_start(
+        config, players, out, rounds=args.rounds, steps=args.steps, epochs=args.epochs,
+        batch_size=args.batch_size, learning_rate=args.lr, n_envs=args.n_envs, seed=args.seed,
     )  # fmt: skip
-    ppo = dict(config["ppo"])
-    arch = ppo.pop("net_arch")
-    policy, policy_kwargs = policy_setup({**config, "players": players}, arch)
-    model = new_model(venv, seed=args.seed, policy=policy, policy_kwargs=policy_kwargs, **ppo)
-    mark_trained_on(model, args.env, players, config["env_options"])
-    torch.set_num_threads(torch_threads(venv))
-    rng = np.random.default_rng(args.seed)
-    obs, data, log = venv.reset(), Dataset(), []
-    start = time.perf_counter()
-    for r in range(args.rounds):
-        beta = 0.5**r
-        began = time.perf_counter()
-        part, obs = collect(model, venv, obs, args.steps, beta, ppo["gamma"], rng)
-        held_out = agreement(model, *part[:3])
-        data.add(*part)
-        collected = time.perf_counter()
-        losses = fit(model, data.arrays(), args.epochs, ppo["vf_coef"], args.seed + r,
-                     args.batch_size, args.lr)  # fmt: skip
-        entry = {"round": r, "beta": beta, "decisions": len(data.arrays()[0]),
-                 "agreement_before": round(held_out, 4), **losses,
-                 "collect_seconds": round(collected - began, 1),
-                 "fit_seconds": round(time.perf_counter() - collected, 1),
-                 "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
-        log.append(entry)
-        print(json.dumps(entry), flush=True)
-    part, obs = collect(model, venv, obs, max(args.steps // 4, 1), 0.0, ppo["gamma"], rng)
-    final = {"agreement_after": round(agreement(model, *part[:3]), 4), "decisions": len(part[0])}
-    print(json.dumps(final), flush=True)
-    venv.close()
-    for group in model.policy.optimizer.param_groups:  # PPO goes on at its own rate
-        group["lr"] = model.lr_schedule(1.0)
-    atomic_save(model, out / "model.zip")
-    atomic_write_text(
-        out / "imitation.json",
-        json.dumps(
-            {"args": vars(args) | {"out": str(out)}, "rounds": log, "final": final},
-            indent=2,
-            default=str,
-        ),
-    )
-    print(f"model: {out / 'model.zip'}; continue with: python -m training.train --env {args.env} "
-          f"--players {players} --set init={out / 'model.zip'}")  # fmt: skip
-    return out / "model.zip"
+    print(f"model: {model}; continue with: python -m training.train --env {args.env} "
+          f"--players {players} --set init={model}")  # fmt: skip
+    return model
 
 
 if __name__ == "__main__":

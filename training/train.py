@@ -297,6 +297,18 @@ def prepare_run_folder(out: Path, overwrite: bool) -> None:
         fail(f"config error: cannot write the run folder {str(out)!r}: {exc.strerror or exc}")
 
 
+def warm_start_run(config: dict[str, Any], out: Path) -> Path:
+    """The run's imitation stage (``training.imitate``) into ``out/imitate``; its seconds
+    are recorded in ``out/imitate/imitation.json`` and not counted in ``wall_seconds``."""
+    from training.imitate import warm_start
+
+    print(f"imitation warm start: {config['imitate']['rounds']} rounds into {out / 'imitate'}")
+    return warm_start(
+        config, config["players"], out / "imitate", n_envs=config["n_envs"],
+        seed=config["seed"], **config["imitate"],
+    )  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> Path:
     args = parse_args(argv)
     try:
@@ -330,6 +342,8 @@ def main(argv: list[str] | None = None) -> Path:
     )
     ppo = dict(config["ppo"])
     net_arch = ppo.pop("net_arch")
+    if latest is None and config["imitate"]["rounds"] and not config["init"]:
+        config["init"] = str(warm_start_run(config, out))
     if latest is None:
         policy, policy_kwargs = policy_setup(config, net_arch)
         model = new_model(

@@ -135,6 +135,11 @@ FIELDS: dict[str, Rule] = {
     "init": optional(
         Rule("a MaskablePPO .zip that exists", lambda v: isinstance(v, str) and os.path.isfile(v))
     ),
+    "imitate.rounds": integer(0),
+    "imitate.steps": integer(1),
+    "imitate.epochs": integer(1),
+    "imitate.batch_size": integer(1),
+    "imitate.learning_rate": number(0, above=True),
     "eval.freq": integer(1),
     "eval.games": integer(1),
     "eval.opponents": OPPONENTS,
