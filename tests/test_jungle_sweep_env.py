@@ -146,10 +146,16 @@ def test_move_features_show_where_each_die_would_take_my_monkey():
     game, state = position(
         RING_A, monkeys={0: 12, 1: 9, 2: 11, 3: 3}, broom=10, pool="0 1 3 4", move_features=True
     )
-    assert game.observation_size == make_game(RING_A).observation_size + 6 * 7
+    assert game.observation_size == make_game(RING_A).observation_size + 6 * 11
     rows = game.config.layout.split(game.observe(state, 0))["moves"]
-    assert rows.shape == (6, 7)
+    assert rows.shape == (6, 11)
     assert rows[:, 0].tolist() == [1, 1, 0, 1, 1, 0]  # faces in the pool: 0 1 3 4
     assert rows[1, 1] == 1.0 and rows[1, 3] == 1.0  # one step reaches the palm on 13
     assert rows[0, 2] == pytest.approx(2 / 14)  # staying: two fields ahead of the broom
     assert 0 < rows[0, 3] < 1  # ... where the next broom roll may reach it
+    # what the heuristic weighs: my move looked ahead, and the next monkey to take a die
+    assert rows[1, 7] == 1.0 and rows[0, 7] == rows[0, 3]  # the palm; staying is staying
+    assert (rows[:, 9] == 1).all() and (rows[:, 10] == 0).all()  # monkey 1: an opponent's
+    assert rows[0, 8] == 1.0  # face 0 leaves it on its palm P1
+    waiting = game.config.layout.split(game.observe(state, 1))["moves"]
+    assert not waiting[:, 7:].any()  # only the deciding seat sees the lookahead

@@ -49,7 +49,12 @@ PLAYER_COUNTS = MAX_PLAYERS - MIN_PLAYERS + 1
 # The observation's rows: per ring field, per monkey slot and (move_features) per die face.
 FIELD_FEATURES = NUM_TERRAINS + MAX_MONKEYS + 1
 MONKEY_FEATURES = 7
-MOVE_FEATURES = 7  # per die face, with the move_features option
+# Per die face, with the move_features option: where it takes the deciding monkey (7
+# columns), then what the heuristic weighs: the move's value with hill steps and clearing
+# re-rolls looked ahead, the same for the next monkey still to take a die, and whether that
+# monkey is an opponent's or the observer's own.
+MOVE_FEATURES = 11
+LOOKAHEAD_AT = 7  # the first of those four columns
 DECISION_PHASES = (CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE)  # the phase one-hot
 
 
@@ -93,7 +98,9 @@ def observation_layout(max_ring_size: int, num_values: int, move_features: bool)
                 "option `move_features` only: per die face, whether it is in the pool, and "
                 "where it would take my monkey: a palm, fields ahead of the broom / ring size, "
                 "chance the broom's next roll falls short of it (1 on a palm), a water-hole / "
-                "hill / re-roll landing",
+                "hill / re-roll landing; while I choose a die: the move's value for my "
+                "monkey with hill steps and re-rolls looked ahead, the same for the next "
+                "monkey still to take a die, that monkey is an opponent's / mine",
             )
         )
     return Layout(pieces)

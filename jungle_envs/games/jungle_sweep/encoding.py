@@ -24,6 +24,7 @@ import numpy as np
 from jungle_envs.games.jungle_sweep.config import (
     DECISION_PHASES,
     FIELD_FEATURES,
+    LOOKAHEAD_AT,
     MIN_PLAYERS,
     MONKEY_FEATURES,
     MOVE_FEATURES,
@@ -32,6 +33,7 @@ from jungle_envs.games.jungle_sweep.config import (
 from jungle_envs.games.jungle_sweep.rules import board, palm_jump, walk
 from jungle_envs.games.jungle_sweep.state import JungleSweepState
 from jungle_envs.games.jungle_sweep.tables import (
+    CHOOSE_DIE,
     CLEARING,
     DIE_FACE_STEPS,
     GAME_OVER,
@@ -113,7 +115,29 @@ def observe(config: Config, state: JungleSweepState, seat: int, out=None) -> np.
         tail[at : at + NUM_FACES * MOVE_FEATURES] = move_features(config, state, focus)
     obs[base:] = tail
     np.minimum(obs[base:], 1.0, out=obs[base:])
+    if config.move_features and state.phase == CHOOSE_DIE and focus == state.mover:
+        write_lookahead(config, obs)
     return obs
+
+
+def write_lookahead(config: Config, obs: np.ndarray) -> None:
+    """The lookahead columns of the ``moves`` piece (see ``config.MOVE_FEATURES``), valued
+    by the heuristic's own functions on what ``obs`` shows the deciding seat."""
+    # imported here: the heuristic reads observations through this module's ``decode``
+    from jungle_envs.games.jungle_sweep.heuristic import JungleSweepHeuristic
+
+    view = decode(config, obs)
+    heuristic = JungleSweepHeuristic(config)
+    rows = obs[config.layout["moves"]].reshape(NUM_FACES, MOVE_FEATURES)
+    if view.in_play[0] and view.position(0) >= 0:
+        for face in range(NUM_FACES):
+            rows[face, LOOKAHEAD_AT] = heuristic.move_value(view, 0, face)
+    for slot in range(1, view.num_monkeys):  # the monkey the heuristic's denial looks at
+        if view.to_choose[slot] and view.in_play[slot]:
+            for face in range(NUM_FACES):
+                rows[face, LOOKAHEAD_AT + 1] = heuristic.move_value(view, slot, face)
+            rows[:, LOOKAHEAD_AT + 2 + view.mine[slot]] = 1.0
+            break
 
 
 def move_features(config: Config, state: JungleSweepState, monkey: int) -> list[float]:
@@ -139,7 +163,7 @@ def move_features(config: Config, state: JungleSweepState, monkey: int) -> list[
         safe = 1.0 if land == PALM else config.broom_short_of(ahead)
         moved = target != start and face != PALM_FACE
         row = face * MOVE_FEATURES
-        features[row : row + MOVE_FEATURES] = (
+        features[row : row + LOOKAHEAD_AT] = (
             float(state.pool[face] > 0),
             float(land == PALM),
             ahead / size,

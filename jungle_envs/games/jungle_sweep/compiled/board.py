@@ -69,3 +69,9 @@ def palm_jump(cfg, s, pos, broom, mover_slot, start):
         if terrain(cfg, s, field) == PALM and not occupied(s, pos, broom, mover_slot, field):
             return field
     return start
+
+
+@kernel(inline=True)
+def short_of(cfg, ahead):
+    """The chance that the broom's next roll stops short of a field ``ahead`` steps on."""
+    return cfg.short_of[min(ahead, cfg.short_of.shape[0] - 1)]

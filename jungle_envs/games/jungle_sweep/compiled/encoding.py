@@ -15,9 +15,11 @@ from jungle_envs.games.jungle_sweep.compiled.board import (
     mover,
     palm_jump,
     positions,
+    short_of,
     terrain,
     walk,
 )
+from jungle_envs.games.jungle_sweep.compiled.heuristic import write_lookahead
 from jungle_envs.games.jungle_sweep.compiled.state import (
     COCONUTS_PER_MONKEY,
     OBS_DICE_ROUNDS,
@@ -136,6 +138,8 @@ def observe(cfg, s, seat, obs):
     obs[cfg.obs_at[OBS_OWN_VALUE]] = min(own / 64.0, 1.0)
     if cfg.move_features:
         move_features(cfg, s, focus, obs, cfg.obs_at[OBS_MOVES])
+        if s[cfg.phase] == CHOOSE_DIE and focus == mover(cfg, s):
+            write_lookahead(cfg, s, seat, focus, obs, cfg.obs_at[OBS_MOVES])
 
 
 @kernel
@@ -165,8 +169,3 @@ def move_features(cfg, s, monkey, obs, at):
         obs[row + 4] = moved and land == WATER_HOLE
         obs[row + 5] = moved and land == HILL
         obs[row + 6] = moved and land == CLEARING
-
-
-@kernel(inline=True)
-def short_of(cfg, ahead):
-    return cfg.short_of[min(ahead, cfg.short_of.shape[0] - 1)]

@@ -16,10 +16,11 @@ from jungle_envs.games.jungle_sweep.compiled.board import (
     mover,
     palm_jump,
     positions,
+    short_of,
     terrain,
     walk,
 )
-from jungle_envs.games.jungle_sweep.compiled.encoding import short_of
+from jungle_envs.games.jungle_sweep.config import LOOKAHEAD_AT, MOVE_FEATURES
 from jungle_envs.games.jungle_sweep.heuristic import DENIAL_ORDER
 from jungle_envs.games.jungle_sweep.tables import (
     CLEARING,
@@ -205,3 +206,23 @@ def deny(cfg, s, pos, me, seat, keep):
         if keep[f] and DENIAL_RANK[f] < rank:
             choice, rank = f, DENIAL_RANK[f]
     return choice
+
+
+@kernel
+def write_lookahead(cfg, s, seat, me, obs, at):
+    """``encoding.write_lookahead``: per face, the move's value for monkey ``me`` and for
+    the next monkey still to take a die (the one ``deny`` looks at), and whose it is."""
+    pos = positions(cfg, s).astype(np.int64)
+    if pos[me] >= 0:
+        for f in range(NUM_FACES):
+            obs[at + f * MOVE_FEATURES + LOOKAHEAD_AT] = move_value(cfg, s, pos, me, f)
+    monkeys, turn, active = cfg.num_monkeys, s[cfg.turn], s[cfg.active]
+    for k in range(1, monkeys):
+        other = (me + k) % monkeys
+        if (other - active) % monkeys < turn or pos[other] < 0:
+            continue
+        column = LOOKAHEAD_AT + 2 + (1 if other % cfg.num_players == seat else 0)
+        for f in range(NUM_FACES):
+            obs[at + f * MOVE_FEATURES + LOOKAHEAD_AT + 1] = move_value(cfg, s, pos, other, f)
+            obs[at + f * MOVE_FEATURES + column] = 1.0
+        break
