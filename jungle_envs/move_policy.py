@@ -7,8 +7,9 @@ move would do (a ``moves`` piece: ``num_moves`` rows of ``per_move`` values, row
 action i). ``MoveScoring`` embeds the rest of the observation (the state) once and scores
 each move from its row and that embedding with one small network shared by every move;
 actions past the rows (a pass) are scored from the state alone. The scores are the
-policy's logits; the value head reads the state embedding and the scores. Its size does
-not grow with the number of actions.
+policy's logits; the value head reads the state embedding only. Its size does not grow
+with the number of actions, but for one learned score per move (``action_bias``, zero at
+the start), which lets it break ties between equal rows as a teacher does.
 
     from jungle_envs.move_policy import MovePolicy, move_policy_kwargs
     model = MaskablePPO(MovePolicy, venv, policy_kwargs=move_policy_kwargs(game))
@@ -40,6 +41,7 @@ class MoveScoring(BaseFeaturesExtractor):
         num_actions: int,
         state_dim: int = 256,
         move_dim: int = 128,
+        action_bias: bool = False,
     ) -> None:
         super().__init__(observation_space, state_dim + num_actions)
         size = int(np.prod(observation_space.shape))
@@ -60,6 +62,10 @@ class MoveScoring(BaseFeaturesExtractor):
         self.from_state = nn.Linear(state_dim, move_dim, bias=False)
         self.score = nn.Linear(move_dim, 1)
         self.other_actions = nn.Linear(state_dim, num_actions - num_moves)
+        # A learned score per move, zero at the start: shared weights score equal rows
+        # equally, and a teacher may still prefer one of them (Jungle Sweep's heuristic
+        # takes the palm die among equally safe dice, to deny it to the next monkey).
+        self.action_bias = nn.Parameter(th.zeros(num_moves)) if action_bias else None
 
     def forward(self, obs: th.Tensor) -> th.Tensor:
         moves = obs[:, self.moves_at : self.moves_end].reshape(-1, self.num_moves, self.per_move)
@@ -75,6 +81,8 @@ class MoveScoring(BaseFeaturesExtractor):
         if len(batch):
             hidden = th.relu(self.from_move(moves[batch, move]) + from_state[batch])
             scores = scores.index_put((batch, move), self.score(hidden).squeeze(-1))
+        if self.action_bias is not None:
+            scores = scores + self.action_bias
         return th.cat([embedding, scores, self.other_actions(embedding)], dim=1)
 
 
@@ -151,6 +159,7 @@ def move_policy_kwargs(game: Any, net_arch: Any = None) -> dict[str, Any]:
             "num_moves": int(num_moves),
             "per_move": int(per_move),
             "num_actions": game.spec.num_actions,
+            "action_bias": True,
         },
         "net_arch": net_arch or [64, 64],
     }

@@ -59,6 +59,23 @@ def test_zero_rows_score_as_the_full_move_network_would_and_gradients_reach_ever
     assert all(p.grad is not None and p.grad.abs().sum() > 0 for p in net.from_move.parameters())
 
 
+def test_a_per_move_bias_lets_equal_rows_score_apart_and_starts_at_zero():
+    space = gym.spaces.Box(0.0, 1.0, (20 + 4 * 3,), np.float32)
+    th.manual_seed(2)
+    net = MoveScoring(space, 20, 4, 3, 5, 32, 16, action_bias=True)
+    obs = th.rand(3, 32)
+    obs[:, 20:] = th.tensor([0.5, 0.2, 1.0] * 4)  # four identical moves
+    scores = net(obs)[:, 32:36]
+    assert th.allclose(scores, scores[:, :1].expand(-1, 4))  # equal rows, equal scores
+    optimizer = th.optim.SGD(net.parameters(), lr=0.5)
+    for _ in range(20):  # learn to prefer the third of the equal moves
+        loss = th.nn.functional.cross_entropy(net(obs)[:, 32:36], th.full((3,), 2))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    assert (net(obs)[:, 32:36].argmax(1) == 2).all()
+
+
 def test_a_moves_piece_that_does_not_fit_is_refused():
     space = gym.spaces.Box(0.0, 1.0, (30,), np.float32)
     with pytest.raises(ValueError, match="does not fit"):
