@@ -101,7 +101,7 @@ def test_ship_strips_the_model_and_registers_it_as_ppo(tmp_path, agents_dir):
     chosen = ship.main([str(run), "--select", "2", "--workers", "1"])
     record = agents.shipped()["JungleSweep-2p"]
     assert chosen == shipped_path and set(record["selected"]["win_rates"]) == {
-        *(p.name for p in run.glob("checkpoints/step-*.zip")),
+        *(f"checkpoints/{p.name}" for p in run.glob("checkpoints/step-*.zip")),
         "model.zip",
     }
 

@@ -10,9 +10,10 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+from jungle_envs import agents
 from jungle_envs.maskable_ppo import MaskablePPOPolicy
 from jungle_envs.sb3 import CompiledVecEnv
-from training import imitate, train
+from training import imitate, ship, train
 from training.common import new_model
 
 ENV = "jungle_envs/TropicRace-v0"
@@ -64,7 +65,9 @@ def test_an_init_model_of_another_network_is_one_line(tmp_path, capsys):
     assert "does not fit this run's network" in capsys.readouterr().err
 
 
-def test_a_config_with_imitation_rounds_warm_starts_the_run_in_one_command(tmp_path, capsys):
+def test_a_config_with_imitation_rounds_warm_starts_the_run_in_one_command(
+    tmp_path, capsys, monkeypatch
+):
     run = tmp_path / "run"
     common = ["--timesteps", "128", "--n-envs", "8", "--no-progress"]
     train.main(["--env", ENV, "--players", "2", "--out", str(run), *common,
@@ -79,6 +82,16 @@ def test_a_config_with_imitation_rounds_warm_starts_the_run_in_one_command(tmp_p
     train.main(["--resume", str(run), "--timesteps", "256"])
     assert (run / "imitate" / "model.zip").stat().st_mtime_ns == stamp  # not imitated again
     capsys.readouterr()
+    # shipping picks among the warm start, the checkpoints and the final model
+    folder = tmp_path / "agents"
+    folder.mkdir()
+    monkeypatch.setattr(agents, "AGENTS_DIR", folder)
+    monkeypatch.setattr(agents, "MANIFEST", folder / "manifest.json")
+    agents._load.cache_clear()
+    ship.main([str(run), "--select", "2", "--workers", "1", "--dest", str(folder)])
+    record = json.loads((folder / "manifest.json").read_text())["TropicRace-2p"]
+    assert {"imitate/model.zip", "model.zip"} <= set(record["selected"]["win_rates"])
+    agents._load.cache_clear()
 
 
 def test_bad_imitation_settings_are_one_line(tmp_path, capsys):

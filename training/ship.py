@@ -3,7 +3,8 @@
     python -m training.ship RUN_DIR [--model PATH | --select GAMES] [--dest DIR]
 
 Takes the run's final model (or ``--model``, e.g. one of its checkpoints; or with
-``--select`` the one of the final model and the run's checkpoints that wins most often
+``--select`` the one of the imitation warm start, the run's checkpoints and the final
+model that wins most often
 against three heuristics on GAMES validation games, seeds 40,000 on, which neither
 training nor the reported evaluations use), drops the
 optimizer state (only inference is shipped), checks that the file stays under 5 MB and
@@ -118,7 +119,10 @@ def select(run: Path, games: int, workers: int = 2) -> tuple[Path, dict[str, Any
     from training.evaluate import run_evaluation
 
     config = json.loads((run / "config.json").read_text())
-    candidates = sorted(run.glob("checkpoints/step-*.zip"))
+    # the imitation warm start (a config's imitate stage) is the run's first candidate:
+    # PPO has to beat it on the validation games to be shipped instead
+    warm_start = [run / "imitate" / "model.zip"] if (run / "imitate" / "model.zip").exists() else []
+    candidates = warm_start + sorted(run.glob("checkpoints/step-*.zip"))
     if (run / "model.zip").exists():
         candidates.append(run / "model.zip")
     if not candidates:
@@ -130,14 +134,16 @@ def select(run: Path, games: int, workers: int = 2) -> tuple[Path, dict[str, Any
             workers,
         )  # fmt: skip
         rates[path] = result.win_rate
-        print(f"  {path.name}: {result.win_rate:.3f} against heuristics ({games} games)")
+        print(
+            f"  {path.relative_to(run)}: {result.win_rate:.3f} against heuristics ({games} games)"
+        )
     best = max(candidates, key=lambda p: rates[p])  # the earliest of equals
-    print(f"selected {best.name}")
+    print(f"selected {best.relative_to(run)}")
     record = {
         "validation_games": games,
         "validation_seeds_from": VALIDATION_SEED,
         "opponents": "heuristic",
-        "win_rates": {p.name: round(r, 4) for p, r in rates.items()},
+        "win_rates": {str(p.relative_to(run)): round(r, 4) for p, r in rates.items()},
     }
     return best, record
 
