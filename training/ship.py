@@ -43,6 +43,9 @@ def strip_optimizer(model: MaskablePPO) -> None:
 
 
 def checkpoint_steps(run: Path, model_path: Path) -> int | None:
+    """PPO steps behind a model of the run: 0 for its imitation warm start."""
+    if model_path.resolve() == (run / "imitate" / "model.zip").resolve():
+        return 0
     found = re.fullmatch(r"step-(\d+)", model_path.stem)
     if found:
         return int(found.group(1))
@@ -52,6 +55,8 @@ def checkpoint_steps(run: Path, model_path: Path) -> int | None:
 
 def wall_at(run: Path, steps: int | None) -> float | None:
     """Training wall time when the run had taken ``steps`` steps (its checkpoint log)."""
+    if steps == 0:
+        return 0.0
     summary = run / "summary.json"
     if summary.exists():
         record = json.loads(summary.read_text())
@@ -62,6 +67,18 @@ def wall_at(run: Path, steps: int | None) -> float | None:
     if steps is None:
         return None
     return round(checkpoint_time(run, Path(f"step-{steps:010d}.zip"))[1], 1)
+
+
+def imitation_record(run: Path) -> dict[str, Any] | None:
+    """The run's imitation stage in brief (None without one): rounds, the student's final
+    agreement with the heuristic on its own states, and the seconds it took."""
+    path = run / "imitate" / "imitation.json"
+    if not path.exists():
+        return None
+    record = json.loads(path.read_text())
+    final = record["final"]
+    return {"rounds": len(record["rounds"]), "agreement": final["agreement_after"],
+            "seconds": final.get("seconds", record["rounds"][-1]["seconds"])}  # fmt: skip
 
 
 def ship(
@@ -96,6 +113,7 @@ def ship(
         "wall_seconds": wall_at(run, steps),
         "bytes": size,
         "selected": selection,
+        "imitation": imitation_record(run),
         "training": {
             key: config[key]
             for key in ("opponents", "curriculum", "n_envs", "seed", "wall_seconds", "ppo")
