@@ -77,7 +77,7 @@ def test_ship_strips_the_model_and_registers_it_as_ppo(tmp_path, agents_dir):
         ["--env", JS, "--players", "2", "--timesteps", "128", "--n-envs", "2", "--out",
          str(run), "--set", "ppo.n_steps=64", "--set", "ppo.batch_size=64", "--set",
          "ppo.n_epochs=1", "--set", "ppo.net_arch=[16,16]", "--set", "eval.games=1",
-         "--no-progress"]
+         "--set", "imitate.rounds=0", "--no-progress"]
     )  # fmt: skip
     shipped_path = ship.main([str(run)])
     assert shipped_path == agents_dir / "JungleSweep-2p.zip"
@@ -102,6 +102,7 @@ def test_ship_strips_the_model_and_registers_it_as_ppo(tmp_path, agents_dir):
     record = agents.shipped()["JungleSweep-2p"]
     assert chosen == shipped_path and set(record["selected"]["win_rates"]) == {
         *(f"checkpoints/{p.name}" for p in run.glob("checkpoints/step-*.zip")),
+        *(["imitate/model.zip"] if (run / "imitate").exists() else []),
         "model.zip",
     }
 

@@ -100,3 +100,20 @@ def test_bad_imitation_settings_are_one_line(tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "imitate.rounds" in err and len(err.splitlines()) == 1
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    ("opponents", "curriculum", "expected"),
+    [
+        ("self", [], "heuristic"),  # a pool of snapshots does not exist yet
+        ({"heuristic": 0.7, "pool": 0.3}, [], {"heuristic": 0.7}),
+        ("random,heuristic", [], ["random", "heuristic"]),
+        ("random", [{"from": 0.0, "opponents": {"random": 1.0, "pool": 0.0}}], {"random": 1.0}),
+        ({"pool": 1.0}, [], "heuristic"),
+    ],
+)
+def test_imitation_plays_the_runs_first_opponents_that_the_compiled_env_can(
+    opponents, curriculum, expected
+):
+    config = {"opponents": opponents, "curriculum": curriculum}
+    assert imitate.first_opponents(config) == expected

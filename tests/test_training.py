@@ -17,7 +17,9 @@ from training.config import load_config
 from training.selfplay import SnapshotPool
 
 ENV_IDS = [pytest.param(env_id, id=env_id.split("/")[1]) for env_id in jungle_envs.ENV_IDS]
-TINY = [
+TINY = [  # no imitation stage (tests/test_imitate.py runs it)
+    "--set",
+    "imitate.rounds=0",
     "--set",
     "ppo.n_steps=64",
     "--set",

@@ -33,10 +33,10 @@ import jungle_envs
 from jungle_envs.core.files import atomic_write_text
 from jungle_envs.sb3 import CompiledVecEnv
 from training import cli
-from training.common import mark_trained_on, new_model, policy_setup, torch_threads
+from training.common import POOL, built_in, mark_trained_on, new_model, policy_setup, torch_threads
 from training.config import ConfigError, load_config
 from training.selfplay import atomic_save
-from training.validate import check_config, fail
+from training.validate import check_config, fail, split_opponents
 
 
 class Dataset:
@@ -53,9 +53,14 @@ class Dataset:
 
 
 def first_opponents(config: dict[str, Any]) -> Any:
-    """The opponents the continuing run starts against."""
+    """The opponents the continuing run starts against, as far as the compiled env plays
+    them: the league's pool share is left out (it is empty before training), and self-play
+    or model opponents give way to the heuristic."""
     stages = config["curriculum"]
-    return stages[0]["opponents"] if stages else config["opponents"]
+    opponents = split_opponents(stages[0]["opponents"] if stages else config["opponents"])
+    if isinstance(opponents, dict):
+        opponents = {name: w for name, w in opponents.items() if name != POOL and w > 0}
+    return opponents if opponents and built_in(opponents) else "heuristic"
 
 
 def teacher_actions(venv: CompiledVecEnv) -> np.ndarray:

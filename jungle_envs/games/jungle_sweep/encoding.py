@@ -16,6 +16,7 @@ their counts.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
 
@@ -121,21 +122,17 @@ def observe(config: Config, state: JungleSweepState, seat: int, out=None) -> np.
 
 
 def write_lookahead(config: Config, obs: np.ndarray) -> None:
-    """The lookahead columns of the ``moves`` piece (see ``config.MOVE_FEATURES``), valued
-    by the heuristic's own functions on what ``obs`` shows the deciding seat."""
-    # imported here: the heuristic reads observations through this module's ``decode``
-    from jungle_envs.games.jungle_sweep.heuristic import JungleSweepHeuristic
-
+    """The lookahead columns of the ``moves`` piece (see ``config.MOVE_FEATURES``): the
+    move values the heuristic weighs, on what ``obs`` shows the deciding seat."""
     view = decode(config, obs)
-    heuristic = JungleSweepHeuristic(config)
     rows = obs[config.layout["moves"]].reshape(NUM_FACES, MOVE_FEATURES)
     if view.in_play[0] and view.position(0) >= 0:
         for face in range(NUM_FACES):
-            rows[face, LOOKAHEAD_AT] = heuristic.move_value(view, 0, face)
+            rows[face, LOOKAHEAD_AT] = move_value(config, view, 0, face)
     for slot in range(1, view.num_monkeys):  # the monkey the heuristic's denial looks at
         if view.to_choose[slot] and view.in_play[slot]:
             for face in range(NUM_FACES):
-                rows[face, LOOKAHEAD_AT + 1] = heuristic.move_value(view, slot, face)
+                rows[face, LOOKAHEAD_AT + 1] = move_value(config, view, slot, face)
             rows[:, LOOKAHEAD_AT + 2 + view.mine[slot]] = 1.0
             break
 
@@ -230,3 +227,56 @@ def decode(config: Config, obs: np.ndarray) -> View:
         mine=[bool(v) for v in slots[: config.num_monkeys, 2]],
         to_choose=[bool(v) for v in slots[: config.num_monkeys, 3]],
     )
+
+
+# --- Move values on a View: what the heuristic weighs and the move features show ---------
+def safety(config: Config, view: View, field: int) -> float:
+    """The chance that the broom's next roll stops short of ``field`` (1 on a palm)."""
+    if view.terrain[field] == PALM:
+        return 1.0
+    return float(config.short_of[min(field, len(config.short_of) - 1)])
+
+
+def occupied_fields(view: View, slot: int) -> list[bool]:
+    occupied = [m >= 0 and m != slot for m in view.monkey_at]
+    occupied[0] = True  # the broom's field
+    return occupied
+
+
+def move_value(config: Config, view: View, slot: int, face: int, depth: int = 0) -> float:
+    """How safe ``slot``'s monkey ends up with ``face``: hill steps taken and clearing
+    re-rolls made when they pay, a water hole entered only when it is safer."""
+    pos = view.position(slot)
+    if face == 0:
+        return safety(config, view, pos)
+    occupied = occupied_fields(view, slot)
+    if face == PALM_FACE:
+        return safety(config, view, palm_jump(view.terrain, occupied, pos))
+    target = walk(view.terrain, occupied, pos, DIE_FACE_STEPS[face])
+    if target == pos:
+        return safety(config, view, pos)
+    if view.terrain[target] == WATER_HOLE:
+        return max(safety(config, view, pos), safety(config, view, target))
+    return landing(config, view, slot, pos, target, depth)
+
+
+def landing(config: Config, view: View, slot: int, start: int, field: int, depth: int) -> float:
+    terrain = view.terrain[field]
+    if terrain == HILL and depth < 3:
+        step = walk(view.terrain, occupied_fields(view, slot), field, 1)
+        stay = safety(config, view, field)
+        if step == field:
+            return stay
+        return max(stay, landing(config, view, slot, field, step, depth + 1))
+    if terrain == CLEARING and depth < 3:
+        monkey_at = [-1 if m == slot else m for m in view.monkey_at]
+        monkey_at[field] = slot
+        moved = dataclasses.replace(view, monkey_at=monkey_at)
+        return max(safety(config, view, field), reroll_value(config, moved, slot, depth + 1))
+    return safety(config, view, field)
+
+
+def reroll_value(config: Config, view: View, slot: int, depth: int) -> float:
+    """Expected safety after re-rolling on the clearing ``slot`` stands on."""
+    values = [move_value(config, view, slot, f, depth) for f in range(NUM_FACES)]
+    return sum(values) / NUM_FACES  # summed in face order, as the compiled twin does
