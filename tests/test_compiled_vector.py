@@ -108,32 +108,34 @@ def test_same_seed_same_games_and_another_seed_other_games():
     assert not np.array_equal(trace(3), trace(4))
 
 
-def test_score_reward_adds_up_to_the_final_score():
-    envs = make("jungle_envs/JungleSweep-v0", 2, reward="score")
+def final_score(scores: np.ndarray, seat: int) -> float:
+    return scores[seat]
+
+
+def final_margin(scores: np.ndarray, seat: int) -> float:
+    return scores[seat] - np.delete(scores, seat).max()
+
+
+@pytest.mark.parametrize(
+    ("reward", "players", "final"), [("score", 4, final_score), ("margin", 3, final_margin)]
+)
+def test_score_and_margin_rewards_add_up_to_the_final_score_or_margin(reward, players, final):
+    envs = make("jungle_envs/JungleSweep-v0", 2, reward=reward, num_players=players)
     rng = np.random.default_rng(2)
-    envs.reset(seed=1)
-    totals, finals = np.zeros(2), [None, None]
+    _, info = envs.reset(seed=1)
+    game = envs.unwrapped.game
+    # the rewards pay changes from the learner's first decision on: others may score before it
+    totals = np.array(
+        [final(np.array(game.scores(state), dtype=float), seat)
+         for state, seat in zip(envs.unwrapped.states, info["agent_seat"], strict=True)]
+    )  # fmt: skip
+    finals = [None, None]
     while any(f is None for f in finals):
         _, rewards, terminated, _, info = envs.step(first_legal(envs.action_masks(), rng))
         totals += np.where([f is None for f in finals], rewards, 0.0)
         for i in np.flatnonzero(terminated):
             if finals[i] is None:
-                finals[i] = info["scores"][i, info["agent_seat"][i]]
-    np.testing.assert_allclose(totals, finals)
-
-
-def test_margin_reward_adds_up_to_the_final_margin_over_the_best_opponent():
-    envs = make("jungle_envs/JungleSweep-v0", 2, reward="margin", num_players=3)
-    rng = np.random.default_rng(4)
-    envs.reset(seed=11)
-    totals, finals = np.zeros(2), [None, None]
-    while any(f is None for f in finals):
-        _, rewards, terminated, _, info = envs.step(first_legal(envs.action_masks(), rng))
-        totals += np.where([f is None for f in finals], rewards, 0.0)
-        for i in np.flatnonzero(terminated):
-            if finals[i] is None:
-                scores, seat = info["scores"][i], info["agent_seat"][i]
-                finals[i] = scores[seat] - np.delete(scores, seat).max()
+                finals[i] = final(info["scores"][i], info["agent_seat"][i])
     np.testing.assert_allclose(totals, finals)
 
 

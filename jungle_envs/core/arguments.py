@@ -25,8 +25,8 @@ ENV_OPTIONS = {
     "observation_mode": "'flat' (a float32 vector) or 'dict' (observation + action_mask)",
     "illegal_action": "'lose' (end the episode with -1) or 'raise'",
     "reward": "'win' (+1 sole win, 0 shared/no winner, -1 loss), 'score' (score gained) or "
-    "'margin' (gain in the score minus the best other score: the episode sums to the final "
-    "margin)",
+    "'margin' (change in the score minus the best other score, from the learner's first "
+    "decision to the end)",
     "skip_forced_actions": "play the learner's only legal action automatically (default True)",
     "engine": "'auto' (the compiled twin when the game has one), 'compiled' or 'reference'",
     "step_limit": "learner decisions after which an episode is truncated (default: the "
