@@ -72,6 +72,10 @@ def test_mcts_picks_legal_actions_within_its_simulation_budget(name):
         action = policy.act_state(state, seat, mask, rng)
         assert mask[action]
         assert policy.last["simulations"] == SMALL.simulations
+        # every simulation passes through one root child; the move is the most visited
+        visits = policy.visits
+        assert visits.sum() == SMALL.simulations and (visits[~mask] == 0).all()
+        assert visits[action] == visits.max()
 
 
 def test_a_single_legal_action_is_played_without_a_search():
@@ -82,6 +86,7 @@ def test_a_single_legal_action_is_played_without_a_search():
     policy = MCTSPolicy(game, SMALL)
     assert policy.act_state(state, seat, only, np.random.default_rng(0)) == int(only.argmax())
     assert policy.last["simulations"] == 0
+    assert policy.visits.sum() == 1 and policy.visits[only.argmax()] == 1
 
 
 def test_a_time_budget_stops_the_search():

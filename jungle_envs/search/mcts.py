@@ -152,6 +152,8 @@ class MCTSPolicy:
         self.settings = replace(settings or MCTS(), **changes)
         self.world = make_world(game, self.settings.rollout, self.settings.engine)
         self.last: dict[str, float] = {}  # the last search: simulations, seconds
+        # the last search's root visits per action (what search distillation learns from)
+        self.visits = np.zeros(game.spec.num_actions)
 
     def act(self, observation, action_mask, rng) -> int:
         raise TypeError(
@@ -163,8 +165,10 @@ class MCTSPolicy:
         self, state: GameState, seat: int, action_mask: np.ndarray, rng: np.random.Generator
     ) -> int:
         legal = np.flatnonzero(action_mask)
+        self.visits = np.zeros(self.game.spec.num_actions)
         if len(legal) == 1:
             self.last = {"simulations": 0, "seconds": 0.0}
+            self.visits[legal[0]] = 1.0
             return int(legal[0])
         settings, world = self.settings, self.world
         start = time.perf_counter()
@@ -179,6 +183,8 @@ class MCTSPolicy:
             self._simulate(root, world.copy(worlds[done % len(worlds)]), rng)
             done += 1
         self.last = {"simulations": done, "seconds": time.perf_counter() - start}
+        for action, child in root.children.items():
+            self.visits[action] = child.visits
         return self._choose(root, legal, seat)
 
     def _simulate(self, root: Node, state: Any, rng: np.random.Generator) -> None:

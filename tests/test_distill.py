@@ -1,0 +1,108 @@
+"""Search distillation (training.distill): the search's visit shares are the targets, the
+model learns them on the states it reaches, and the result is a model PPO and play take."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from jungle_envs.maskable_ppo import MaskablePPOPolicy
+from jungle_envs.sb3 import CompiledVecEnv
+from training import distill, imitate
+from training.common import new_model
+
+ENV = "jungle_envs/TropicRace-v0"
+
+
+@pytest.fixture(scope="module")
+def small_model(tmp_path_factory):
+    """An imitation model with a small network (TropicRace, 2 players)."""
+    out = tmp_path_factory.mktemp("imitated")
+    return imitate.main(["--env", ENV, "--players", "2", "--rounds", "1", "--steps", "256",
+                         "--epochs", "1", "--n-envs", "8", "--out", str(out),
+                         "--set", "ppo.net_arch=[32,32]"])  # fmt: skip
+
+
+def test_fitting_visit_shares_moves_the_policy_to_them_and_keeps_illegal_moves_out():
+    venv = CompiledVecEnv(ENV, num_envs=8, seed=5, num_players=2, opponents="heuristic")
+    model = new_model(venv, seed=0, policy_kwargs={"net_arch": [32, 32]}, n_steps=64,
+                      batch_size=64)  # fmt: skip
+    obs, masks = [], []
+    current = venv.reset()
+    for _ in range(32):
+        m = venv.action_masks()
+        obs.append(current)
+        masks.append(m)
+        current, *_ = venv.step(np.array([np.flatnonzero(row)[0] for row in m]))
+    obs, masks = np.concatenate(obs), np.concatenate(masks)
+    # the target: the last legal move of every state, with a tenth of the mass on the first
+    visits = np.zeros(masks.shape)
+    last = np.array([np.flatnonzero(row)[-1] for row in masks])
+    first = np.array([np.flatnonzero(row)[0] for row in masks])
+    visits[np.arange(len(obs)), first] += 0.1
+    visits[np.arange(len(obs)), last] += 0.9
+    data = {"obs": obs, "masks": masks, "visits": visits, "returns": np.ones(len(obs))}
+    choices = masks.sum(1) > 1
+    before = distill.agreement(model, data)
+    distill.fit(model, data, epochs=30, batch_size=64, lr=3e-3, seed=0)
+    after = distill.agreement(model, data)
+    assert after > before + 0.2 and after > 0.8, (before, after)
+    import torch
+
+    with torch.no_grad():
+        log_probs, values = distill.policy_outputs(model.policy, torch.as_tensor(obs), masks)
+    probs = log_probs.exp().numpy()
+    assert np.allclose(probs.sum(1), 1.0, atol=1e-5) and (probs[~masks] < 1e-6).all()
+    assert (probs[np.arange(len(obs)), last][choices] > 0.5).mean() > 0.8
+    assert abs(float(values.mean()) - 1.0) < 0.5  # the value head learns the returns
+    venv.close()
+
+
+def test_distill_collects_search_targets_and_saves_a_model_that_plays(tmp_path, small_model):
+    out = tmp_path / "distilled"
+    model = distill.main(["--env", ENV, "--init", str(small_model), "--teacher", "mcts:20",
+                          "--games", "3", "--rounds", "2", "--epochs", "1", "--workers", "1",
+                          "--out", str(out)])  # fmt: skip
+    record = json.loads((out / "distill.json").read_text())
+    assert [r["round"] for r in record["rounds"]] == [0, 1]
+    assert record["rounds"][1]["all_decisions"] > record["rounds"][0]["decisions"] > 0
+    data = dict(np.load(out / "round-0.npz"))
+    masks = data["masks"].astype(bool)
+    assert np.allclose(data["visits"].sum(1), 1.0)  # shares of the root's visits
+    assert (data["visits"][~masks] == 0).all()  # only legal moves are searched
+    assert set(np.unique(data["returns"])) <= {-1.0, 0.0, 1.0}  # win reward, gamma 1
+    policy = MaskablePPOPolicy(str(model))
+    assert policy.trained_on["env"] == ENV and policy.trained_on["num_players"] == 2
+    # the same seeds give the same data, whatever the number of workers
+    config, players = distill.run_config(ENV, small_model)
+    again = distill.search_data(config, players, small_model, "mcts:20", 3, 0.5, 2, 0, 0)
+    assert np.array_equal(again["visits"], data["visits"])
+    # refitting saved data needs no search
+    refit = distill.main(["--env", ENV, "--init", str(model), "--rounds", "0", "--data",
+                          str(out / "round-0.npz"), "--epochs", "1", "--out",
+                          str(tmp_path / "refit")])  # fmt: skip
+    assert refit.is_file()
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--teacher", "heuristic"], "--teacher must be a search"),
+        (["--teacher", "mcts:x"], "the budget is a number"),
+        (["--beta", "1.5"], "--beta must be between 0 and 1"),
+        (["--games", "0"], "--games must be an integer >= 1"),
+        (["--rounds", "0"], "--rounds must be >= 1, or 0 with --data"),
+    ],
+)
+def test_bad_distill_settings_are_one_line(tmp_path, capsys, small_model, flags, message):
+    with pytest.raises(SystemExit) as exit_info:
+        distill.main(["--env", ENV, "--init", str(small_model), "--out", str(tmp_path / "d"),
+                      *flags])  # fmt: skip
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "d").exists()

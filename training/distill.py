@@ -1,0 +1,310 @@
+"""Search distillation: fit a model to the moves of the IS-MCTS search, on the states the
+model itself reaches (the expert-iteration step of Anthony, Tian and Barber 2017, and of
+AlphaZero without its self-play: the search here rolls out with the heuristic).
+
+    python -m training.distill --env ElephantFestival --init MODEL [--players 4]
+        [--teacher mcts:300] [--rounds 1] [--games 200] [--beta 0.5] [--epochs 4]
+        [--lr 0.0003] [--batch-size 256] [--workers 2] [--seed 0]
+        [--out runs/distill/<Game>-<N>p]
+
+``--init`` is the model to improve (e.g. the run's imitation model, or a shipped agent);
+it keeps its network and env options. Each round plays ``--games`` games on worker
+processes against the config's first opponents: at every decision of the learner's seat
+the search is asked (``--teacher``, any ``mcts`` name) and its share of root visits per
+move is kept as the target; the search's move is played with probability ``--beta``, the
+model's own (sampled) move otherwise, so the data covers the model's own mistakes (DAgger,
+as ``training.imitate``). The model is then fitted on all rounds' data by cross-entropy to
+the visit shares (a soft target: a near tie in the search stays a near tie) and its value
+head to the learner's return, and the next round plays with the fitted model.
+
+Game i of round r is seeded ``1_000_000 + 100_000 * seed + 10_000 * r + i``: far from the
+seeds the evaluations and tables use (0-99,999). ``out/round-R.npz`` keeps each round's
+data, so ``--data`` can fit again without searching; ``out/distill.json`` records every
+round (decisions, how often the model picked the search's move before and after the fit,
+losses, seconds) and ``out/model.zip`` is the result, which ``training.train --set
+init=MODEL`` continues with PPO and ``training.ship`` ships.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from jungle_envs.core.files import atomic_write_text
+from training import cli
+from training.config import ConfigError, load_config
+from training.imitate import first_opponents
+from training.validate import check_config, fail
+
+SEED_BASE = 1_000_000  # distillation games stay clear of evaluation seeds (0-99,999)
+
+
+def game_seed(seed: int, round_: int, index: int) -> int:
+    return SEED_BASE + 100_000 * seed + 10_000 * round_ + index
+
+
+def _play(job: tuple) -> dict[str, np.ndarray]:
+    """Worker: play the games of ``indices`` and return the learner's decisions."""
+    env_id, players, options, opponents, teacher, student, beta, gamma, seed, round_, indices = job
+    import gymnasium
+    import torch
+
+    from jungle_envs.core.policies import make_policy
+    from jungle_envs.maskable_ppo import load_maskable_ppo
+
+    torch.set_num_threads(1)
+    env = gymnasium.make(env_id, num_players=players, opponents=opponents, **options)
+    game = env.unwrapped.game
+    search = make_policy(teacher, game)
+    model = load_maskable_ppo(student)
+    columns: dict[str, list] = {k: [] for k in ("obs", "masks", "visits", "returns", "won")}
+    for i in indices:
+        s = game_seed(seed, round_, i)
+        rng = np.random.default_rng(s)  # the search's and the mixing draws, not the dice
+        obs, info = env.reset(seed=s)
+        rewards, done, start = [], False, len(columns["obs"])
+        while not done:
+            mask = env.unwrapped.action_masks()
+            move = search.act_state(env.unwrapped.state, env.unwrapped.agent_seat, mask, rng)
+            columns["obs"].append(obs)
+            columns["masks"].append(mask)
+            columns["visits"].append(search.visits / search.visits.sum())
+            if rng.random() >= beta:
+                with torch.no_grad():
+                    dist = model.policy.get_distribution(
+                        torch.as_tensor(obs[None]), action_masks=mask[None]
+                    )
+                    probs = dist.distribution.probs[0].numpy().astype(np.float64)
+                move = int(rng.choice(len(probs), p=probs / probs.sum()))
+            obs, reward, terminated, truncated, info = env.step(move)
+            rewards.append(reward)
+            done = terminated or truncated
+        to_go, returns = 0.0, []
+        for reward in reversed(rewards):
+            to_go = reward + gamma * to_go
+            returns.append(to_go)
+        columns["returns"].extend(reversed(returns))
+        columns["won"].extend([env.unwrapped.agent_seat in info.get("winners", [])] * (
+            len(columns["obs"]) - start))  # fmt: skip
+    env.close()
+    return {k: np.asarray(v) for k, v in columns.items()}
+
+
+def search_data(
+    config: dict[str, Any], players: int, student: Path, teacher: str, games: int,
+    beta: float, workers: int, seed: int, round_: int, quiet: bool = True,
+) -> dict[str, np.ndarray]:  # fmt: skip
+    """One round of search data over ``workers`` processes (the result does not depend
+    on their number: every game has its own seed)."""
+    chunks = [list(range(k, min(k + 4, games))) for k in range(0, games, 4)]
+    gamma = config["ppo"]["gamma"]
+    jobs = [(config["env"], players, config["env_options"], first_opponents(config), teacher,
+             str(student), beta, gamma, seed, round_, chunk) for chunk in chunks]  # fmt: skip
+    if workers <= 1:
+        parts = list(cli.progress(map(_play, jobs), len(jobs), "search games", quiet))
+    else:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = list(cli.progress(pool.imap(_play, jobs), len(jobs), "search games", quiet))
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def policy_outputs(policy: Any, obs: Any, masks: np.ndarray) -> tuple[Any, Any]:
+    """The masked log-probabilities of every action and the value, in one forward pass."""
+    import torch
+
+    features = policy.extract_features(obs)
+    if policy.share_features_extractor:
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+    else:
+        latent_pi = policy.mlp_extractor.forward_actor(features[0])
+        latent_vf = policy.mlp_extractor.forward_critic(features[1])
+    logits = policy.action_net(latent_pi)
+    logits = logits.masked_fill(~torch.as_tensor(masks), -1e9)
+    return torch.log_softmax(logits, dim=1), policy.value_net(latent_vf).flatten()
+
+
+def agreement(model: Any, data: dict[str, np.ndarray]) -> float:
+    """How often the model's most likely move is the search's most visited one."""
+    import torch
+
+    with torch.no_grad():
+        log_probs, _ = policy_outputs(
+            model.policy, torch.as_tensor(data["obs"]), data["masks"].astype(bool)
+        )
+    return float((log_probs.argmax(1).numpy() == data["visits"].argmax(1)).mean())
+
+
+def fit(
+    model: Any, data: dict[str, np.ndarray], epochs: int, batch_size: int, lr: float,
+    seed: int,
+) -> dict[str, float]:  # fmt: skip
+    """Cross-entropy to the visit shares plus ``vf_coef`` x the value error (over the
+    returns' variance, as ``training.imitate.fit``)."""
+    import torch
+
+    policy, rng = model.policy, np.random.default_rng(seed)
+    for group in policy.optimizer.param_groups:
+        group["lr"] = lr
+    obs, masks = data["obs"], data["masks"].astype(bool)
+    visits, returns = data["visits"].astype(np.float32), data["returns"].astype(np.float32)
+    scale = max(float(returns.var()), 1.0)
+    policy.set_training_mode(True)
+    losses = []
+    for _ in range(epochs):
+        for batch in np.array_split(rng.permutation(len(obs)), max(1, len(obs) // batch_size)):
+            log_probs, values = policy_outputs(policy, torch.as_tensor(obs[batch]), masks[batch])
+            target = torch.as_tensor(visits[batch])
+            move_loss = -(target * log_probs).sum(1).mean()
+            value_loss = torch.nn.functional.mse_loss(values, torch.as_tensor(returns[batch]))
+            loss = move_loss + model.vf_coef * value_loss / scale
+            policy.optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), model.max_grad_norm)
+            policy.optimizer.step()
+            losses.append((move_loss.item(), value_loss.item() / scale))
+    policy.set_training_mode(False)
+    for group in policy.optimizer.param_groups:  # PPO goes on at its own rate
+        group["lr"] = model.lr_schedule(1.0)
+    move, value = np.mean(losses, axis=0)
+    return {"move_loss": round(float(move), 4), "value_loss": round(float(value), 4)}
+
+
+def merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def distill(
+    config: dict[str, Any], players: int, init: Path, out: Path, *, teacher: str, rounds: int,
+    games: int, beta: float, epochs: int, batch_size: int, lr: float, workers: int,
+    seed: int = 0, data: list[Path] | None = None, quiet: bool = True,
+) -> Path:  # fmt: skip
+    """Rounds of search data and fits, starting from ``init``; saves ``out/model.zip``."""
+    import torch
+
+    from jungle_envs.maskable_ppo import load_maskable_ppo
+    from training.common import torch_threads
+    from training.selfplay import atomic_save
+
+    out.mkdir(parents=True, exist_ok=True)
+    model = load_maskable_ppo(init)
+    torch.set_num_threads(1 if workers > 1 else torch_threads(None))
+    parts = [dict(np.load(path)) for path in data or []]
+    student, log, start = Path(init), [], time.perf_counter()
+    for r in range(rounds):
+        began = time.perf_counter()
+        part = search_data(config, players, student, teacher, games, beta, workers, seed, r,
+                           quiet)  # fmt: skip
+        np.savez_compressed(out / f"round-{r}.npz", **part)
+        parts.append(part)
+        searched = time.perf_counter()
+        everything = merge(parts)
+        before = agreement(model, part)
+        losses = fit(model, everything, epochs, batch_size, lr, seed + r)
+        student = out / f"round-{r}.zip"
+        atomic_save(model, student)
+        entry = {"round": r, "games": games, "decisions": len(part["obs"]),
+                 "all_decisions": len(everything["obs"]),
+                 "search_won": round(float(part["won"].mean()), 4),
+                 "agreement_before": round(before, 4),
+                 "agreement_after": round(agreement(model, part), 4), **losses,
+                 "search_seconds": round(searched - began, 1),
+                 "fit_seconds": round(time.perf_counter() - searched, 1)}  # fmt: skip
+        log.append(entry)
+        print(json.dumps(entry), flush=True)
+    if rounds == 0:  # fit the given data only
+        everything = merge(parts)
+        losses = fit(model, everything, epochs, batch_size, lr, seed)
+        after = round(agreement(model, everything), 4)
+        log.append({"round": "data", "all_decisions": len(everything["obs"]),
+                    "agreement_after": after, **losses})  # fmt: skip
+        print(json.dumps(log[-1]), flush=True)
+    atomic_save(model, out / "model.zip")
+    settings = {"init": str(init), "teacher": teacher, "rounds": rounds, "games": games,
+                "beta": beta, "epochs": epochs, "batch_size": batch_size, "lr": lr,
+                "seed": seed, "data": [str(p) for p in data or []]}  # fmt: skip
+    record = {"env": config["env"], "players": players, "settings": settings, "rounds": log,
+              "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
+    atomic_write_text(out / "distill.json", json.dumps(record, indent=2))
+    return out / "model.zip"
+
+
+def parse_args(argv: list[str] | None = None):
+    parser = cli.parser("training.distill", __doc__)
+    parser.add_argument("--env", type=cli.env_id, required=True, help="env id or game name")
+    parser.add_argument("--init", type=Path, required=True, help="the model to improve")
+    parser.add_argument("--players", type=int, help="player count (None: the model's)")
+    parser.add_argument("--teacher", default="mcts:300", help="the search: an mcts name")
+    parser.add_argument("--rounds", type=int, default=1, help="rounds of search and fit")
+    parser.add_argument("--games", type=int, default=200, help="games per round")
+    parser.add_argument("--beta", type=float, default=0.5,
+                        help="chance that the search's move is played")  # fmt: skip
+    parser.add_argument("--epochs", type=int, default=4, help="passes over the data per fit")
+    parser.add_argument("--batch-size", type=int, default=256, help="minibatch size")
+    parser.add_argument("--lr", type=float, default=3e-4, help="learning rate of the fit")
+    parser.add_argument("--workers", type=int, default=2, help="processes playing games")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the games (see above)")
+    parser.add_argument("--data", type=Path, nargs="*", default=[],
+                        help="round-R.npz files of earlier runs to fit on as well")  # fmt: skip
+    parser.add_argument("--out", type=Path, help="folder (None: runs/distill/<Game>-<N>p)")
+    args = parser.parse_args(argv)
+    if not args.teacher.startswith("mcts"):
+        fail(f"distill: error: --teacher must be a search (mcts...), got {args.teacher!r}")
+    if not 0 <= args.beta <= 1:
+        fail(f"distill: error: --beta must be between 0 and 1, got {args.beta}")
+    if not 0 < args.lr < 1:
+        fail(f"distill: error: --lr must be a number between 0 and 1, got {args.lr}")
+    counts = (("--games", args.games), ("--epochs", args.epochs),
+              ("--batch-size", args.batch_size), ("--workers", args.workers))  # fmt: skip
+    for flag, value in counts:
+        if value < 1:
+            fail(f"distill: error: {flag} must be an integer >= 1, got {value}")
+    if args.rounds < 0 or (args.rounds == 0 and not args.data):
+        fail("distill: error: --rounds must be >= 1, or 0 with --data to fit saved data only")
+    for path in [args.init, *args.data]:
+        if not path.is_file():
+            fail(f"distill: error: no such file: {path}")
+    return args
+
+
+def run_config(env_id: str, init: Path, players: int | None = None) -> tuple[dict, int]:
+    """The game's config with the env options ``init`` was trained with, and the player
+    count: ``players``, else the model's, else the config's."""
+    from jungle_envs.maskable_ppo import load_maskable_ppo, trained_on
+
+    made = trained_on(load_maskable_ppo(init)) or {}
+    config = load_config(env_id, None, [])
+    check_config(config)
+    config["env_options"] = dict(made.get("env_options", config["env_options"]))
+    return config, players or made.get("num_players") or config["players"]
+
+
+def main(argv: list[str] | None = None) -> Path:
+    from jungle_envs.search import MCTS
+
+    args = parse_args(argv)
+    try:
+        config, players = run_config(args.env, args.init, args.players)
+    except ConfigError as exc:
+        fail(f"config error: {exc}")
+    try:
+        MCTS.from_name(args.teacher)
+    except ValueError as exc:
+        fail(f"distill: error: --teacher: {exc}")
+    stem = args.env.split("/")[-1].removesuffix("-v0")
+    out = args.out or Path("runs") / "distill" / f"{stem}-{players}p"
+    model = distill(
+        config, players, args.init, out, teacher=args.teacher, rounds=args.rounds,
+        games=args.games, beta=args.beta, epochs=args.epochs, batch_size=args.batch_size,
+        lr=args.lr, workers=args.workers, seed=args.seed, data=args.data, quiet=False,
+    )  # fmt: skip
+    print(f"model: {model}")
+    return model
+
+
+if __name__ == "__main__":
+    main()
