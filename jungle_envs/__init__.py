@@ -24,6 +24,9 @@ __version__ = "0.2.0"
 # imports them, and nothing loads until an env asks for the name.
 register_policy("ppo", "jungle_envs.agents:shipped_policy", builtin=True)
 register_policy("mcts", "jungle_envs.search:search_policy", with_argument=True, builtin=True)
+register_policy(
+    "mcts+ppo", "jungle_envs.search:guided_search_policy", with_argument=True, builtin=True
+)
 register_policy("rllib", "jungle_envs.rllib:checkpoint_policy", with_argument=True, builtin=True)
 
 try:  # the rules engines need no Gymnasium; the envs register only where it is installed

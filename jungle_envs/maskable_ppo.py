@@ -46,7 +46,8 @@ class MaskablePPOPolicy:
             space = space.spaces["observation"]
         return int(np.prod(space.shape))
 
-    def act(self, observation, action_mask, rng) -> int:
+    def probabilities(self, observation, action_mask) -> np.ndarray:
+        """The model's probability of every action (0 for the illegal ones)."""
         import torch
 
         mask = np.asarray(action_mask, dtype=bool)
@@ -58,7 +59,11 @@ class MaskablePPOPolicy:
         with torch.no_grad():
             dist = policy.get_distribution(obs_tensor, action_masks=mask[None])
             probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
-        probs = np.where(mask, probs, 0.0)
+        return np.where(mask, probs, 0.0)
+
+    def act(self, observation, action_mask, rng) -> int:
+        mask = np.asarray(action_mask, dtype=bool)
+        probs = self.probabilities(observation, mask)
         if self.deterministic:
             return int(np.argmax(probs))
         return int(rng.choice(len(probs), p=probs / probs.sum()))

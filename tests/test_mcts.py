@@ -190,7 +190,9 @@ def test_bad_settings_are_refused_by_name(settings, message):
         MCTS(**settings)
 
 
-@pytest.mark.parametrize("name", ["mcts:", "mcts:x", "mcts:1:2:3", "mcts:0", "mcts:-1s"])
+@pytest.mark.parametrize(
+    "name", ["mcts:", "mcts:x", "mcts:1:2:3", "mcts:0", "mcts:-1s", "mcts+ppo:x", "mcts+foo:9"]
+)
 def test_bad_names_are_refused(name):
     game = jungle_envs.make_game("TropicRace", 2)
     with pytest.raises(ValueError, match="mcts"):
@@ -222,3 +224,44 @@ def test_a_compiled_rollout_ends_a_valid_game_with_the_rules_engines_results(nam
             assert game.current_player(final) == TERMINAL
             assert returns.tolist() == game.returns(final)
             assert scores.tolist() == game.scores(final)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_guided_search_plays_whole_games_legally_and_reproducibly(name):
+    """``mcts+ppo``: the shipped agent's probabilities steer the root; a game with it in
+    every other seat is legal and the same seed gives the same game."""
+    env = gym.make(f"jungle_envs/{name}-v0", num_players=4, opponents="mcts+ppo:12")
+    first, info = play(env, seed=3)
+    assert "winners" in info
+    again, _ = play(env, seed=3)
+    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+
+
+def test_the_guide_decides_which_root_moves_are_tried_first():
+    """With fewer simulations than legal moves, only the guide's likeliest are searched."""
+    game = jungle_envs.make_game("ElephantFestival", 4)
+    state, seat = next((s, p) for s, p in decisions(game, seed=4) if game.legal_mask(s).sum() > 6)
+    mask = game.legal_mask(state)
+    legal = np.flatnonzero(mask)
+    favoured = legal[-3:]  # a guide that likes the last three legal moves, the last most
+
+    class Guide:
+        observation_game = game
+
+        def probabilities(self, observation, action_mask):
+            p = np.zeros(len(action_mask))
+            p[favoured] = [0.2, 0.3, 0.5]
+            return p
+
+        def act(self, observation, action_mask, rng):  # pragma: no cover - not called
+            raise AssertionError
+
+    policy = MCTSPolicy(game, MCTS(simulations=3, determinizations=1, guide=Guide()))
+    policy.act_state(state, seat, mask, np.random.default_rng(0))
+    assert set(np.flatnonzero(policy.visits)) == set(favoured)
+
+
+def test_a_guide_without_move_probabilities_is_refused():
+    game = jungle_envs.make_game("TropicRace", 2)
+    with pytest.raises(ValueError, match="guide must be a learned policy"):
+        MCTSPolicy(game, MCTS(guide="heuristic"))

@@ -9,10 +9,17 @@ env = gymnasium.make("jungle_envs/TropicRace-v0", opponents="mcts:0.1s")
 
 from jungle_envs.search.mcts import MCTS, MCTSPolicy
 
-__all__ = ["MCTS", "MCTSPolicy", "search_policy"]
+__all__ = ["MCTS", "MCTSPolicy", "guided_search_policy", "search_policy"]
 
 
 def search_policy(game, budget: str | None = None) -> MCTSPolicy:
     """The registered name ``mcts``: ``mcts``, ``mcts:400``, ``mcts:0.5s``,
     ``mcts:400:random`` (the text after ``mcts:`` is ``budget``)."""
     return MCTS.from_name("mcts" if budget is None else f"mcts:{budget}").for_game(game)
+
+
+def guided_search_policy(game, budget: str | None = None) -> MCTSPolicy:
+    """The registered name ``mcts+ppo``: the search guided at its root by the shipped
+    agent of the game and player count (``mcts+ppo:400``, ``mcts+ppo:0.5s``)."""
+    name = "mcts+ppo" if budget is None else f"mcts+ppo:{budget}"
+    return MCTS.from_name(name).for_game(game)

@@ -63,6 +63,10 @@ class MCTS:
         for each that outscores it, over the others), or "blend" (their mean: wins first,
         and a better place when nobody wins, which a few simulations see more often).
     engine: "auto" (the compiled twin when the game has one), "compiled" or "reference".
+    guide: a learned policy (``"ppo"``, a model path or object) whose move probabilities
+        at the root steer the search: the first simulations try its likeliest moves, and
+        each root move gets ``prior * probability / (visits + 1)`` as its progressive bias
+        (deeper nodes keep the rollout policy's). None: the rollout policy's move alone.
     """
 
     simulations: int | None = 200
@@ -73,6 +77,7 @@ class MCTS:
     value: str = "blend"
     prior: float = 1.0
     engine: str = "auto"
+    guide: Any = None
 
     def __post_init__(self) -> None:
         def whole(value: Any) -> bool:
@@ -114,11 +119,12 @@ class MCTS:
     @classmethod
     def from_name(cls, name: str) -> MCTS:
         """``mcts``, ``mcts:400`` (simulations), ``mcts:0.5s`` (seconds), and a rollout
-        policy after another colon: ``mcts:400:random``."""
+        policy after another colon: ``mcts:400:random``; ``mcts+ppo:400`` is guided by the
+        shipped agent of the game and player count."""
         head, *parts = name.split(":")
-        if head != "mcts" or len(parts) > 2:
-            raise ValueError(f"{name!r} is not mcts[:SIMULATIONS|:SECONDSs][:ROLLOUT]")
-        settings: dict[str, Any] = {}
+        if head not in ("mcts", "mcts+ppo") or len(parts) > 2:
+            raise ValueError(f"{name!r} is not mcts[+ppo][:SIMULATIONS|:SECONDSs][:ROLLOUT]")
+        settings: dict[str, Any] = {"guide": "ppo"} if head == "mcts+ppo" else {}
         try:
             if parts and parts[0].endswith("s"):
                 settings.update(seconds=float(parts[0][:-1]), simulations=None)
@@ -152,6 +158,17 @@ class MCTSPolicy:
         self.settings = replace(settings or MCTS(), **changes)
         self.world = make_world(game, self.settings.rollout, self.settings.engine)
         self.last: dict[str, float] = {}  # the last search: simulations, seconds
+        self.guide = self.guide_game = None
+        if self.settings.guide is not None:
+            from jungle_envs.core.policies import make_policy, observation_game
+
+            self.guide = make_policy(self.settings.guide, game)
+            if not hasattr(self.guide, "probabilities"):
+                raise ValueError(
+                    f"guide must be a learned policy with move probabilities (a MaskablePPO "
+                    f"model), got {self.settings.guide!r}"
+                )
+            self.guide_game = observation_game(self.guide, game)
         # the last search's root visits per action (what search distillation learns from)
         self.visits = np.zeros(game.spec.num_actions)
 
@@ -179,15 +196,20 @@ class MCTSPolicy:
             for _ in range(settings.determinizations)
         ]
         root, done = Node(self.game.num_players), 0
+        guide = None
+        if self.guide is not None:
+            guide = self.guide.probabilities(self.guide_game.observe(state, seat), action_mask)
         while done < budget and (done == 0 or time.perf_counter() < deadline):
-            self._simulate(root, world.copy(worlds[done % len(worlds)]), rng)
+            self._simulate(root, world.copy(worlds[done % len(worlds)]), rng, guide)
             done += 1
         self.last = {"simulations": done, "seconds": time.perf_counter() - start}
         for action, child in root.children.items():
             self.visits[action] = child.visits
         return self._choose(root, legal, seat)
 
-    def _simulate(self, root: Node, state: Any, rng: np.random.Generator) -> None:
+    def _simulate(
+        self, root: Node, state: Any, rng: np.random.Generator, guide: np.ndarray | None = None
+    ) -> None:
         world, c, prior = self.world, self.settings.exploration, self.settings.prior
         node, path = root, []
         while True:
@@ -207,6 +229,13 @@ class MCTSPolicy:
                     untried.append(action)
                 else:
                     child.avail += 1
+            guided = guide is not None and node is root
+            if untried and guided:  # the guide's likeliest untried move first
+                action = max(untried, key=lambda a: guide[a])
+                child = children[action] = Node(len(root.total))
+                path.append(child)
+                result = self._value(*world.rollout(state, action, rng))
+                break
             if untried:
                 # the rollout policy's choice first: with a heuristic, its move is the
                 # likeliest good one, and the first simulations through a node test it
@@ -224,7 +253,9 @@ class MCTSPolicy:
                 child = children[action]
                 mean = (child.total[player] / child.visits + 1.0) / 2.0
                 score = mean + c * math.sqrt(math.log(child.avail) / child.visits)
-                if action == node.favourite:  # progressive bias, fading with visits
+                if guided:  # the guide's probabilities as the bias at the root
+                    score += prior * guide[action] / (child.visits + 1)
+                elif action == node.favourite:  # progressive bias, fading with visits
                     score += prior / (child.visits + 1)
                 if score > best_score:
                     best, best_score = action, score
