@@ -139,6 +139,23 @@ def test_score_and_margin_rewards_add_up_to_the_final_score_or_margin(reward, pl
     np.testing.assert_allclose(totals, finals)
 
 
+def test_the_rank_reward_pays_the_win_and_the_place_at_the_end():
+    envs = make("jungle_envs/SpankTheMonkey-v0", 4, reward="rank", num_players=4,
+                opponents="heuristic")  # fmt: skip
+    rng = np.random.default_rng(5)
+    envs.reset(seed=2)
+    finished = 0
+    while finished < 12:
+        _, rewards, terminated, _, info = envs.step(first_legal(envs.action_masks(), rng))
+        assert (rewards[~terminated] == 0).all()
+        for i in np.flatnonzero(terminated):
+            seat, scores = info["agent_seat"][i], list(info["scores"][i])
+            place = sum(scores[seat] > x for x in scores) - sum(scores[seat] < x for x in scores)
+            expected = (info["returns"][i][seat] + place / 3) / 2
+            assert rewards[i] == pytest.approx(expected)
+            finished += 1
+
+
 def test_illegal_actions_lose_or_raise_and_bad_actions_are_refused():
     envs = make("jungle_envs/JungleSweep-v0", 2, illegal_action="lose")
     _, info = envs.reset(seed=0)

@@ -143,6 +143,31 @@ def test_margin_reward_adds_up_to_the_final_margin_over_the_best_opponent(env_id
     pytest.fail("the margin reward paid the same as the score reward in every game")
 
 
+def rank_reward(game, info) -> float:
+    """The win return and the place among the final scores, half each (worked by hand)."""
+    seat, scores, winners = info["agent_seat"], info["scores"], info["winners"]
+    won = game.returns_of(winners)[seat]
+    above = sum(scores[seat] > x for x in scores)
+    below = sum(scores[seat] < x for x in scores)
+    return (won + (above - below) / (len(scores) - 1)) / 2
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_rank_reward_pays_the_win_and_the_place_at_the_end_only(env_id, engine):
+    env = gym.make(env_id, num_players=4, reward="rank", engine=engine, opponents="random")
+    win_env = gym.make(env_id, num_players=4, engine=engine, opponents="random")
+    seen = set()
+    for seed in range(16):
+        rewards, info = play(env, seed)
+        assert all(r == 0.0 for r in rewards[:-1])
+        assert rewards[-1] == pytest.approx(rank_reward(env.unwrapped.game, info))
+        _, win_info = play(win_env, seed)
+        assert win_info["scores"] == info["scores"]  # the reward does not change the game
+        seen.add(rewards[-1])
+    assert len(seen) > 2  # places, not only win or loss
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_final_info_holds_scores_and_winners(env_id):
     env = gym.make(env_id, num_players=3)

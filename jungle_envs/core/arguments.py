@@ -24,9 +24,10 @@ ENV_OPTIONS = {
     "'rgb_array' (a picture of the table, needs Pillow)",
     "observation_mode": "'flat' (a float32 vector) or 'dict' (observation + action_mask)",
     "illegal_action": "'lose' (end the episode with -1) or 'raise'",
-    "reward": "'win' (+1 sole win, 0 shared/no winner, -1 loss), 'score' (score gained) or "
+    "reward": "'win' (+1 sole win, 0 shared/no winner, -1 loss), 'score' (score gained), "
     "'margin' (change in the score minus the best other score, from the learner's first "
-    "decision to the end)",
+    "decision to the end) or 'rank' (at the end, the mean of the win reward and the place: "
+    "other seats outscored minus other seats outscoring, over the other seats)",
     "skip_forced_actions": "play the learner's only legal action automatically (default True)",
     "engine": "'auto' (the compiled twin when the game has one), 'compiled' or 'reference'",
     "step_limit": "learner decisions after which an episode is truncated (default: the "
@@ -36,12 +37,12 @@ ENV_OPTIONS = {
 }
 MAX_INT64 = 2**63 - 1
 # the reward option as the engines take it (a small int, also inside compiled kernels)
-REWARD_KINDS = {"win": 0, "score": 1, "margin": 2}
-WIN_REWARD, SCORE_REWARD, MARGIN_REWARD = 0, 1, 2
+REWARD_KINDS = {"win": 0, "score": 1, "margin": 2, "rank": 3}
+WIN_REWARD, SCORE_REWARD, MARGIN_REWARD, RANK_REWARD = 0, 1, 2, 3
 CHOICES = {
     "observation_mode": ("flat", "dict"),
     "illegal_action": ("lose", "raise"),
-    "reward": ("win", "score", "margin"),
+    "reward": ("win", "score", "margin", "rank"),
     "render_mode": (None, "ansi", "human", "rgb_array"),
     "engine": ("auto", "compiled", "reference"),
 }
@@ -177,3 +178,11 @@ def parse_env_arguments(
         skip_forced_actions=check_flag("skip_forced_actions", skip_forced_actions),
         step_limit=check_step_limit(step_limit, spec.max_decisions),
     )
+
+
+def place_value(scores, seat: int) -> float:
+    """The rank reward's place: other seats ``seat`` outscores minus those outscoring it,
+    over the other seats (+1 alone on top, -1 alone at the bottom)."""
+    above = sum(1 for x in scores if scores[seat] > x)
+    below = sum(1 for x in scores if scores[seat] < x)
+    return (above - below) / max(len(scores) - 1, 1)

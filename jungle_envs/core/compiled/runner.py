@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 
-from jungle_envs.core.arguments import MARGIN_REWARD, WIN_REWARD
+from jungle_envs.core.arguments import MARGIN_REWARD, RANK_REWARD, SCORE_REWARD, WIN_REWARD
 from jungle_envs.core.compiled import contract as game
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.rng import CHANCE_STREAM, OPPONENT_STREAM, below, uniform
@@ -127,17 +127,26 @@ def learner_reward(cfg, s, learner, status, reward_kind, scores, results):
     """The learner's reward for the step that just ended with ``status``: the change of its
     score or margin (``scores`` holds every seat's score before the step; updated with
     those rewards and at the end) or, at the end, its return (``results`` gets every
-    seat's return)."""
+    seat's return). The rank reward pays at the end only: the mean of the return and the
+    place (others outscored minus others outscoring, over the others)."""
     reward = 0.0
-    if reward_kind != WIN_REWARD or status == DONE:
+    if reward_kind in (SCORE_REWARD, MARGIN_REWARD) or status == DONE:
         before = reward_potential(scores, learner, reward_kind)
         game.scores(cfg, s, scores)
-        if reward_kind != WIN_REWARD:
+        if reward_kind in (SCORE_REWARD, MARGIN_REWARD):
             reward = reward_potential(scores, learner, reward_kind) - before
     if status == DONE:
         game.returns(cfg, s, results)
         if reward_kind == WIN_REWARD:
             reward = results[learner]
+        elif reward_kind == RANK_REWARD:
+            place = 0.0
+            for seat in range(len(scores)):
+                if scores[learner] > scores[seat]:
+                    place += 1.0
+                elif scores[learner] < scores[seat]:
+                    place -= 1.0
+            reward = (results[learner] + place / max(len(scores) - 1, 1)) / 2.0
     return reward
 
 
