@@ -3,8 +3,10 @@
     python -m benchmarks.training_speed [--game NAME ...] [--seconds 90] [--players 4]
         [--json FILE]
 
-For each game, the game's config (``training/configs``: network, epochs, batch) trains for
-``--seconds`` of wall time twice, in one run on one machine:
+For each game, the game's config (``training/configs``: env options, policy, network,
+epochs, batch; the move-scoring policy where the config has ``"policy": "moves"``) trains
+for ``--seconds`` of wall time on each set-up (``--setup``; both by default), in one run on
+one machine:
 
 - **python**: the Gymnasium env (Python reference engine) in 8 worker processes, as the
   package trained before the compiled core (8 envs, rollouts of 1,024 steps each);
@@ -24,7 +26,7 @@ from pathlib import Path
 from stable_baselines3.common.callbacks import BaseCallback
 
 from training import cli
-from training.common import make_vec_env, new_model
+from training.common import make_vec_env, new_model, policy_setup
 from training.config import load_config
 
 SETUPS = {"python": (8, 1024), "compiled": (64, 128)}  # envs, steps per env per rollout
@@ -57,7 +59,10 @@ def measure(
     )  # fmt: skip
     ppo = dict(config["ppo"], n_steps=steps)
     arch = ppo.pop("net_arch")
-    model = new_model(venv, seed=0, threads=threads, policy_kwargs={"net_arch": arch}, **ppo)
+    policy, policy_kwargs = policy_setup({**config, "players": players}, arch)
+    model = new_model(
+        venv, seed=0, threads=threads, policy=policy, policy_kwargs=policy_kwargs, **ppo
+    )
     venv.reset()  # compiles the kernels (cached after the first run) before the clock
     stop = StopAfter(seconds)
     model.learn(total_timesteps=10**9, callback=stop)
@@ -72,15 +77,22 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seconds", type=float, default=90.0, help="training time per game")
     parser.add_argument("--players", type=int, default=4, help="player count")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--setup", choices=[*SETUPS, "both"], default="both",
+                        help="which env set-up to time")  # fmt: skip
     args = parser.parse_args(argv)
+    setups = list(SETUPS) if args.setup == "both" else [args.setup]
     results = {}
-    print("| game | python envs, 8 processes (steps/s) | compiled vector env (steps/s) | ratio |")
-    print("| --- | --- | --- | --- |")
+    print("| game | policy | " + " | ".join(f"{s} (steps/s)" for s in setups)
+          + (" | ratio |" if len(setups) == 2 else " |"))  # fmt: skip
+    print("| --- " * (2 + len(setups) + (len(setups) == 2)) + "|")
     for game in args.game:
-        rates = {setup: measure(game, setup, args.seconds, args.players) for setup in SETUPS}
+        rates = {setup: measure(game, setup, args.seconds, args.players) for setup in setups}
         results[game] = rates
-        ratio = rates["compiled"] / rates["python"]
-        print(f"| {game} | {rates['python']:,.0f} | {rates['compiled']:,.0f} | {ratio:.2f}x |")
+        policy = load_config(f"jungle_envs/{game}-v0").get("policy") or "mlp"
+        cells = [f"{rates[s]:,.0f}" for s in setups]
+        if len(setups) == 2:
+            cells.append(f"{rates['compiled'] / rates['python']:.2f}x")
+        print(f"| {game} | {policy} | " + " | ".join(cells) + " |")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return results

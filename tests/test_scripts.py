@@ -102,6 +102,17 @@ def test_training_speed_measures_both_setups_on_the_same_config(tmp_path):
     assert json.loads(out.read_text()) == results
 
 
+def test_training_speed_trains_the_configs_move_policy_on_one_setup(capsys):
+    pytest.importorskip("sb3_contrib")
+    from benchmarks import training_speed
+
+    results = training_speed.main(
+        ["--game", "JungleSweep", "--seconds", "1", "--players", "2", "--setup", "compiled"]
+    )
+    assert set(results["JungleSweep"]) == {"compiled"} and results["JungleSweep"]["compiled"] > 0
+    assert "| JungleSweep | moves |" in capsys.readouterr().out
+
+
 def test_own_script_times_every_setup_on_the_requested_steps(tmp_path, capsys):
     pytest.importorskip("sb3_contrib")
     from benchmarks import own_script
