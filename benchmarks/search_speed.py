@@ -1,14 +1,16 @@
 """Time per decision of the IS-MCTS opponent, per game and budget.
 
     python -m benchmarks.search_speed [--game NAME ...] [--simulations 100 300 1000]
-        [--players 4] [--positions 20] [--json FILE]
+        [--players 4] [--positions 20] [--guided] [--json FILE]
 
 For each game it plays a heuristic game (seed 0) and takes ``--positions`` of its
 decisions with more than one legal action, spread over the game; then the search decides
 each of them at each budget, in this process, on the compiled twin with heuristic
 rollouts (``jungle_envs.search.MCTS`` defaults otherwise). It reports the mean seconds per
-decision and simulations per second. Early decisions cost more than late ones (longer
-rollouts), so the spread over the whole game matters.
+decision and simulations per second. ``--guided`` also times the search guided by the
+shipped agent (``mcts+ppo``) at each budget: the cost of its one forward pass a decision.
+Early decisions cost more than late ones (longer rollouts), so the spread over the whole
+game matters.
 """
 
 from __future__ import annotations
@@ -42,7 +44,11 @@ def positions(game, count: int, seed: int = 0) -> list:
     return [found[i] for i in sorted(set(picks.tolist()))]
 
 
-def measure(name: str, budgets: list[int], players: int, count: int) -> dict[int, dict]:
+def measure(
+    name: str, budgets: list[int], players: int, count: int, guide: str | None = None
+) -> dict[int, dict]:
+    """Seconds per decision at each budget, of the search guided by ``guide`` (a policy
+    name, e.g. "ppo") or of the plain search."""
     game = jungle_envs.make_game(name, players)
     chosen = positions(game, count)
     warm = MCTSPolicy(game, MCTS(simulations=2))
@@ -50,7 +56,7 @@ def measure(name: str, budgets: list[int], players: int, count: int) -> dict[int
         warm.act_state(state, seat, mask, np.random.default_rng(0))
     results = {}
     for budget in budgets:
-        policy = MCTSPolicy(game, MCTS(simulations=budget))
+        policy = MCTSPolicy(game, MCTS(simulations=budget, guide=guide))
         rng, start = np.random.default_rng(1), time.perf_counter()
         for state, seat, mask in chosen:
             policy.act_state(state, seat, mask, rng)
@@ -67,21 +73,27 @@ def main(argv: list[str] | None = None) -> dict:
     )
     parser.add_argument("--players", type=int, default=4, help="player count")
     parser.add_argument("--positions", type=int, default=20, help="decisions timed per game")
+    parser.add_argument(
+        "--guided", action="store_true", help="also time the search guided by the shipped agent"
+    )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     if min(args.simulations) < 1 or args.positions < 1:
         parser.error("--simulations and --positions must be at least 1")
-    print("| game | simulations | seconds per decision | simulations/s |")
-    print("| --- | --- | --- | --- |")
-    results = {}
+    print("| game | search | simulations | seconds per decision | simulations/s |")
+    print("| --- | --- | --- | --- | --- |")
+    results: dict[str, dict] = {}
+    searches = {"mcts": None, "mcts+ppo": "ppo"} if args.guided else {"mcts": None}
     for name in args.game:
-        rows = results[name] = measure(name, args.simulations, args.players, args.positions)
-        for budget, row in rows.items():
-            print(
-                f"| {name} | {budget:,} | {row['seconds_per_decision']:.3f} | "
-                f"{row['simulations_per_s']:,.0f} |",
-                flush=True,
-            )
+        for search, guide in searches.items():
+            rows = measure(name, args.simulations, args.players, args.positions, guide)
+            results[name if guide is None else f"{name}/{search}"] = rows
+            for budget, row in rows.items():
+                print(
+                    f"| {name} | {search} | {budget:,} | {row['seconds_per_decision']:.3f} | "
+                    f"{row['simulations_per_s']:,.0f} |",
+                    flush=True,
+                )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return results

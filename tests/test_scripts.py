@@ -144,4 +144,16 @@ def test_search_speed_times_every_budget(tmp_path, capsys):
     assert sorted(rows) == [4, 8]
     assert all(row["seconds_per_decision"] > 0 for row in rows.values())
     assert json.loads(out.read_text()) == {"JungleSweep": {str(k): v for k, v in rows.items()}}
-    assert "| JungleSweep | 8 |" in capsys.readouterr().out
+    assert "| JungleSweep | mcts | 8 |" in capsys.readouterr().out
+
+
+def test_search_speed_times_the_guided_search_beside_the_plain_one(capsys):
+    pytest.importorskip("sb3_contrib")
+    from benchmarks import search_speed
+
+    results = search_speed.main(
+        ["--game", "TropicRace", "--simulations", "4", "--positions", "2", "--guided"]
+    )
+    assert set(results) == {"TropicRace", "TropicRace/mcts+ppo"}
+    assert results["TropicRace/mcts+ppo"][4]["seconds_per_decision"] > 0
+    assert "| TropicRace | mcts+ppo | 4 |" in capsys.readouterr().out
