@@ -118,7 +118,7 @@ def test_an_error_names_the_allowed_values(capsys, tmp_path, no_workers):
     err = refused(capsys, ["--env", ENV, "--out", str(tmp_path / "r"), "--set", "ppo.n_steps=0"])
     assert err == "config error: ppo.n_steps must be an integer >= 1, got 0"
     err = refused(capsys, ["--env", ENV, "--out", str(tmp_path / "r"), "--opponents", "heuristc"])
-    assert "allowed: heuristic, mcts, ppo, random, self, mcts:BUDGET" in err
+    assert "allowed: heuristic, mcts, mcts+ppo, ppo, random, self, mcts:BUDGET" in err
     err = refused(capsys, ["--env", ENV, "--out", str(tmp_path / "r"), "--set", "foo=1"])
     assert "known here" in err and "'ppo'" in err
 
@@ -172,7 +172,8 @@ def test_from_the_shell_a_bad_config_is_one_line_and_no_traceback(tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines() == [
         "config error: opponents names an unknown opponent 'heuristc'; allowed: heuristic, "
-        "mcts, ppo, random, self, mcts:BUDGET, a model path that exists or rllib:CHECKPOINT_DIR"
+        "mcts, mcts+ppo, ppo, random, self, mcts:BUDGET, mcts+ppo:BUDGET, a model path that "
+        "exists or rllib:CHECKPOINT_DIR"
     ]
     assert not out.exists()
 
@@ -334,3 +335,14 @@ def test_the_move_policy_needs_the_move_features(tmp_path, capsys, no_workers):
     no_features = ["--set", "policy=moves", "--set", "env_options.move_features=false"]
     err = refused(capsys, ["--env", "ElephantFestival", "--out", str(tmp_path / "r"), *no_features])
     assert "env_options.move_features=true" in err and not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "known"),
+    [("mcts:300", True), ("mcts+ppo", True), ("mcts+ppo:300", True), ("mcts+ppo:0.5s", True),
+     ("mcts+ppo:x", False), ("mcts+ppox", False), ("mcts+random:9", False)],
+)  # fmt: skip
+def test_search_names_are_known_only_with_a_valid_budget(name, known):
+    from training.validate import opponent_known
+
+    assert opponent_known(name) is known

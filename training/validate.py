@@ -213,7 +213,7 @@ def opponent_known(name: str) -> bool:
     """A registered policy, an RLlib checkpoint or a model file that exists."""
     if name in POLICY_REGISTRY and not POLICY_REGISTRY[name].with_argument:
         return True
-    if name == "mcts" or name.startswith("mcts:"):
+    if name in ("mcts", "mcts+ppo") or name.startswith(("mcts:", "mcts+ppo:")):
         from jungle_envs.search import MCTS
 
         try:
@@ -241,7 +241,7 @@ def check_policy_name(prog: str, flag: str, name: str) -> None:
         )
     fail(
         f"{prog}: error: {flag} {name!r} is neither a built-in player "
-        f"({', '.join(plain_policy_names())}, mcts:BUDGET), a model file that exists "
+        f"({', '.join(plain_policy_names())}, mcts:BUDGET, mcts+ppo:BUDGET), a model file that exists "
         f"nor rllib:CHECKPOINT_DIR{hint}"
     )
 
@@ -253,8 +253,8 @@ def check_opponent_names(field: str, spec: Any, extra: tuple[str, ...] = ()) -> 
             continue
         allowed = ", ".join([*plain_policy_names(), *extra])
         raise ConfigError(
-            f"{field} names an unknown opponent {name!r}; allowed: {allowed}, mcts:BUDGET, a "
-            f"model path that exists or rllib:CHECKPOINT_DIR"
+            f"{field} names an unknown opponent {name!r}; allowed: {allowed}, mcts:BUDGET, "
+            f"mcts+ppo:BUDGET, a model path that exists or rllib:CHECKPOINT_DIR"
         )
 
 
