@@ -241,8 +241,8 @@ def check_policy_name(prog: str, flag: str, name: str) -> None:
         )
     fail(
         f"{prog}: error: {flag} {name!r} is neither a built-in player "
-        f"({', '.join(plain_policy_names())}, mcts:BUDGET, mcts+ppo:BUDGET), a model file that exists "
-        f"nor rllib:CHECKPOINT_DIR{hint}"
+        f"({', '.join(plain_policy_names())}, mcts:BUDGET, mcts+ppo:BUDGET), a model file "
+        f"that exists nor rllib:CHECKPOINT_DIR{hint}"
     )
 
 
