@@ -105,6 +105,19 @@ def test_ship_strips_the_model_and_registers_it_as_ppo(tmp_path, agents_dir):
         *(["imitate/model.zip"] if (run / "imitate").exists() else []),
         "model.zip",
     }
+    assert record["continued_from"] is None  # a fresh run
+    # a run that continues the shipped agent says so, with that agent's own record
+    more = tmp_path / "more"
+    train.main(
+        ["--env", JS, "--players", "2", "--timesteps", "128", "--n-envs", "2", "--out",
+         str(more), "--set", f"init={shipped_path}", "--set", "ppo.n_steps=64", "--set",
+         "ppo.batch_size=64", "--set", "ppo.n_epochs=1", "--set", "ppo.net_arch=[16,16]",
+         "--set", "eval.games=1", "--set", "imitate.rounds=0", "--no-progress"]
+    )  # fmt: skip
+    ship.main([str(more)])
+    continued = agents.shipped()["JungleSweep-2p"]["continued_from"]
+    assert continued["model"] == str(shipped_path) and continued["timesteps"] >= 128
+    assert continued["record"] == record
 
 
 def test_ship_refuses_a_file_over_the_limit(tmp_path, agents_dir, monkeypatch):

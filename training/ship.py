@@ -81,6 +81,18 @@ def imitation_record(run: Path) -> dict[str, Any] | None:
             "seconds": final.get("seconds", record["rounds"][-1]["seconds"])}  # fmt: skip
 
 
+def continued_from(init: Any, target: Path, shipped: dict | None) -> dict[str, Any] | None:
+    """The model a run started from (its config's ``init``; None for a fresh run): its
+    PPO steps and, when it is the agent this ship replaces, that agent's own record."""
+    if not init:
+        return None
+    steps = int(MaskablePPO.load(init, device="cpu").num_timesteps)
+    found: dict[str, Any] = {"model": str(init), "timesteps": steps}
+    if shipped is not None and Path(init).resolve() == target.resolve():
+        found["record"] = shipped
+    return found
+
+
 def ship(
     run: Path,
     model_path: Path | None = None,
@@ -97,6 +109,9 @@ def ship(
     env_name = trained["env"].split("/")[-1].removesuffix("-v0")
     name = agents.agent_name(env_name, trained["num_players"])
     target = dest / f"{name}.zip"
+    manifest_path = dest / agents.MANIFEST.name
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+    continued = continued_from(config.get("init"), target, manifest.get(name))
     atomic_save(model, target, exclude=TRAINING_ONLY)
     size = target.stat().st_size
     if size > agents.MAX_BYTES:
@@ -114,14 +129,13 @@ def ship(
         "bytes": size,
         "selected": selection,
         "imitation": imitation_record(run),
+        "continued_from": continued,
         "training": {
             key: config[key]
             for key in ("opponents", "curriculum", "n_envs", "seed", "wall_seconds", "ppo")
             if key in config
         },
     }
-    manifest_path = dest / agents.MANIFEST.name
-    manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     manifest[name] = record
     atomic_write_text(manifest_path, json.dumps(dict(sorted(manifest.items())), indent=2) + "\n")
     print(f"shipped {model_path} as {target} ({size / 2**20:.2f} MiB, {steps} steps)")
