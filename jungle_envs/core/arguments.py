@@ -178,11 +178,3 @@ def parse_env_arguments(
         skip_forced_actions=check_flag("skip_forced_actions", skip_forced_actions),
         step_limit=check_step_limit(step_limit, spec.max_decisions),
     )
-
-
-def place_value(scores, seat: int) -> float:
-    """The rank reward's place: other seats ``seat`` outscores minus those outscoring it,
-    over the other seats (+1 alone on top, -1 alone at the bottom)."""
-    above = sum(1 for x in scores if scores[seat] > x)
-    below = sum(1 for x in scores if scores[seat] < x)
-    return (above - below) / max(len(scores) - 1, 1)

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from jungle_envs.core import events
-from jungle_envs.core.arguments import MARGIN_REWARD, RANK_REWARD, WIN_REWARD, place_value
-from jungle_envs.core.game import CHANCE, TERMINAL, Game, check_action_index
+from jungle_envs.core.arguments import MARGIN_REWARD, RANK_REWARD, WIN_REWARD
+from jungle_envs.core.game import CHANCE, TERMINAL, Game, check_action_index, places
 from jungle_envs.core.policies import (
     MixturePolicy,
     RandomPolicy,
@@ -79,9 +79,8 @@ class ReferenceEngine:
         if self.reward_kind == RANK_REWARD:
             if not self.done:
                 return 0.0
-            scores = [float(x) for x in self.game.scores(self.state)]
             won = self.game.returns(self.state)[self.learner]
-            return (won + place_value(scores, self.learner)) / 2.0
+            return (won + float(places(self.game.scores(self.state))[self.learner])) / 2.0
         if self.reward_kind != WIN_REWARD:
             score = self._score()
             reward, self._last_score = score - self._last_score, score

@@ -327,6 +327,15 @@ class Game(ABC):
         return state
 
 
+def places(scores: Sequence[float]) -> np.ndarray:
+    """Per seat: the other seats it outscores minus those outscoring it, over the others
+    (+1 alone on top, -1 alone at the bottom); the rank reward's and the search's place."""
+    scores = np.asarray(scores, dtype=float)
+    above = (scores[:, None] > scores[None, :]).sum(axis=1)
+    below = (scores[:, None] < scores[None, :]).sum(axis=1)
+    return (above - below) / max(len(scores) - 1, 1)
+
+
 def check_action_index(action: Any, num_actions: int) -> int:
     """Normalise an action to int; raise if it is not an integer in ``[0, num_actions)``."""
     if isinstance(action, np.ndarray):

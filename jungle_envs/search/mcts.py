@@ -24,18 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from jungle_envs.core.game import CHANCE, TERMINAL, Game, GameState
+from jungle_envs.core.game import CHANCE, TERMINAL, Game, GameState, places
 from jungle_envs.search.worlds import ROLLOUTS, make_world
 
 ENGINES = ("auto", "compiled", "reference")
 VALUES = ("returns", "rank", "blend")
-
-
-def rank_value(scores: np.ndarray) -> np.ndarray:
-    """Per seat: the others it outscores minus those outscoring it, over the others."""
-    above = (scores[:, None] > scores[None, :]).sum(axis=1)
-    below = (scores[:, None] < scores[None, :]).sum(axis=1)
-    return (above - below) / max(len(scores) - 1, 1)
 
 
 class Node:
@@ -271,8 +264,8 @@ class MCTSPolicy:
         if kind == "returns":
             return returns
         if kind == "rank":
-            return rank_value(scores)
-        return (returns + rank_value(scores)) / 2.0
+            return places(scores)
+        return (returns + places(scores)) / 2.0
 
     def _choose(self, root: Node, legal: np.ndarray, seat: int) -> int:
         """The most visited legal child; ties go to the higher mean return for ``seat``."""
