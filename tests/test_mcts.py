@@ -191,12 +191,36 @@ def test_bad_settings_are_refused_by_name(settings, message):
 
 
 @pytest.mark.parametrize(
-    "name", ["mcts:", "mcts:x", "mcts:1:2:3", "mcts:0", "mcts:-1s", "mcts+ppo:x", "mcts+foo:9"]
+    "name",
+    [
+        "mcts:",
+        "mcts:x",
+        "mcts:1:2:3",
+        "mcts:0",
+        "mcts:-1s",
+        "mcts+ppo:x",
+        "mcts+foo:9",
+        "mcts:30:prior=-1",
+        "mcts:30:prior=x",
+        "mcts:30:depth=3",
+        "mcts:30:determinizations=1.5",
+    ],
 )
 def test_bad_names_are_refused(name):
     game = jungle_envs.make_game("TropicRace", 2)
     with pytest.raises(ValueError, match="mcts"):
         make_policy(name, game)
+
+
+def test_settings_by_name_reach_the_search():
+    game = jungle_envs.make_game("TropicRace", 2)
+    policy = make_policy("mcts:40:random:prior=0:exploration=1.5:determinizations=3", game)
+    assert policy.settings == MCTS(
+        simulations=40, rollout="random", prior=0.0, exploration=1.5, determinizations=3
+    )
+    assert make_policy("mcts:0.2s:prior=0.5", game).settings == MCTS(
+        seconds=0.2, simulations=None, prior=0.5
+    )
 
 
 def test_mcts_refuses_to_act_from_an_observation_alone():

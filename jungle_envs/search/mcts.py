@@ -42,6 +42,10 @@ class Node:
         self.total = np.zeros(players)  # summed returns of every seat through this node
 
 
+# The settings a name may carry as KEY=VALUE, with how each value is read.
+NAMED_SETTINGS = {"prior": float, "exploration": float, "determinizations": int}
+
+
 @dataclass(frozen=True)
 class MCTS:
     """The settings of an IS-MCTS opponent; ``opponents=MCTS(simulations=400)`` in an env.
@@ -113,10 +117,16 @@ class MCTS:
     def from_name(cls, name: str) -> MCTS:
         """``mcts``, ``mcts:400`` (simulations), ``mcts:0.5s`` (seconds), and a rollout
         policy after another colon: ``mcts:400:random``; ``mcts+ppo:400`` is guided by the
-        shipped agent of the game and player count."""
+        shipped agent of the game and player count. Settings by name after the budget:
+        ``mcts:1000:prior=0``, ``mcts:300:random:exploration=1.0`` (prior, exploration,
+        determinizations)."""
         head, *parts = name.split(":")
+        named = [part for part in parts if "=" in part]
+        parts = [part for part in parts if "=" not in part]
         if head not in ("mcts", "mcts+ppo") or len(parts) > 2:
-            raise ValueError(f"{name!r} is not mcts[+ppo][:SIMULATIONS|:SECONDSs][:ROLLOUT]")
+            raise ValueError(
+                f"{name!r} is not mcts[+ppo][:SIMULATIONS|:SECONDSs][:ROLLOUT][:KEY=VALUE]"
+            )
         settings: dict[str, Any] = {"guide": "ppo"} if head == "mcts+ppo" else {}
         try:
             if parts and parts[0].endswith("s"):
@@ -130,6 +140,16 @@ class MCTS:
             ) from None
         if len(parts) == 2:
             settings.update(rollout=parts[1])
+        for part in named:
+            key, _, text = part.partition("=")
+            if key not in NAMED_SETTINGS:
+                raise ValueError(
+                    f"{name!r}: unknown setting {key!r}; by name: {', '.join(NAMED_SETTINGS)}"
+                )
+            try:
+                settings[key] = NAMED_SETTINGS[key](text)
+            except ValueError:
+                raise ValueError(f"{name!r}: {key} must be a number, got {text!r}") from None
         try:
             return cls(**settings)
         except ValueError as exc:
