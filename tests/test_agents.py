@@ -224,3 +224,10 @@ def test_a_model_with_another_action_count_is_refused_by_name(tmp_path):
     game = jungle_envs.make_game("TropicRace", 2)
     with pytest.raises(ValueError, match="chooses among 12 actions, TropicRace has 219"):
         make_policy(policy.model, game)
+
+
+def test_the_ladder_names_each_search_by_what_sets_it_apart():
+    assert ladder.search_label("mcts:300") == "mcts (300 simulations)"
+    assert ladder.search_label("mcts+ppo:0.5s") == "mcts+ppo (0.5 s)"
+    assert ladder.search_label("mcts:1000:prior=0") == "mcts (1,000 simulations, prior 0)"
+    assert ladder.search_label("mcts:8:random") == "mcts (8 simulations, random rollouts)"

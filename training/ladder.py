@@ -76,16 +76,22 @@ def ladder(
 
 
 def search_label(name: str) -> str:
-    """``mcts:1000`` as the ladder names it: ``mcts (1,000 simulations)``."""
+    """``mcts:1000`` as the ladder names it: ``mcts (1,000 simulations)``; the guided search
+    is ``mcts+ppo (...)``, and settings away from their defaults follow the budget."""
     from jungle_envs.search import MCTS
 
-    settings = MCTS.from_name(name)
+    settings, default = MCTS.from_name(name), MCTS()
     if settings.simulations is not None:
-        budget = f"{settings.simulations:,} simulations"
+        parts = [f"{settings.simulations:,} simulations"]
     else:
-        budget = f"{settings.seconds:g} s"
-    rollout = "" if settings.rollout == "heuristic" else f", {settings.rollout} rollouts"
-    return f"mcts ({budget}{rollout})"
+        parts = [f"{settings.seconds:g} s"]
+    if settings.rollout != default.rollout:
+        parts.append(f"{settings.rollout} rollouts")
+    for key in ("prior", "exploration", "determinizations"):
+        if getattr(settings, key) != getattr(default, key):
+            parts.append(f"{key} {getattr(settings, key):g}")
+    head = "mcts+ppo" if settings.guide is not None else "mcts"
+    return f"{head} ({', '.join(parts)})"
 
 
 def search_name(text: str) -> str:
