@@ -8,7 +8,7 @@ RLLIB_VENV ?= .venv-rllib
 RLLIB_PY := $(RLLIB_VENV)/bin/python
 RLLIB_STAMP := $(RLLIB_VENV)/.installed
 
-.PHONY: demo test test-all test-rllib lint bench soak clean
+.PHONY: demo agent test test-all test-rllib lint bench soak clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,14 @@ $(STAMP): pyproject.toml constraints.txt
 ## Train MaskablePPO on Jungle Sweep for a few minutes and compare it with the heuristic.
 demo: $(STAMP)
 	$(PY) -m training.demo
+
+## One table's agent by its game's config: train, select on validation games, ship into
+## runs/train/<GAME>-<PLAYERS>p/shipped, each stage timed (AGENT_ARGS="--ship" replaces
+## the package's agent), e.g. make agent GAME=JungleSweep PLAYERS=2.
+GAME ?= JungleSweep
+PLAYERS ?= 4
+agent: $(STAMP)
+	$(PY) -m training.agent --game $(GAME) --players $(PLAYERS) $(AGENT_ARGS)
 
 ## The test suite (what CI runs): lint, compile the games' kernels once (two at a time),
 ## then every test not marked slow.

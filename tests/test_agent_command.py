@@ -1,0 +1,49 @@
+"""training.agent: one table's agent in one command, each stage timed, the package untouched."""
+
+import json
+
+import pytest
+
+from jungle_envs import agents
+from training import agent
+
+TINY = ["timesteps=1024", "n_envs=4", "ppo.n_steps=128", "ppo.batch_size=256",
+        "imitate.rounds=1", "imitate.steps=256", "checkpoint_freq=512",
+        "eval.freq=100000"]  # fmt: skip
+
+
+def test_one_command_trains_selects_and_ships_outside_the_package(tmp_path):
+    before = agents.MANIFEST.read_text()
+    out = tmp_path / "run"
+    argv = ["--game", "jungle_sweep", "--players", "2", "--select", "2", "--workers", "1",
+            "--out", str(out)] + [arg for value in TINY for arg in ("--set", value)]  # fmt: skip
+    stages = agent.main(argv)
+    assert json.loads((out / "stages.json").read_text()) == stages
+    assert stages["game"] == "JungleSweep" and stages["imitation_seconds"] > 0
+    for key in ("ppo_seconds", "selection_seconds", "ship_seconds"):
+        assert 0 <= stages[key] <= stages["total_seconds"]
+    candidates = {"imitate/model.zip", "model.zip"} | {
+        str(path.relative_to(out)) for path in out.glob("checkpoints/step-*.zip")
+    }
+    assert stages["selected"] in candidates
+    manifest = json.loads((out / "shipped" / "manifest.json").read_text())
+    record = manifest["JungleSweep-2p"]
+    assert record["selected"]["validation_games"] == 2 and record["num_players"] == 2
+    assert (out / "shipped" / "JungleSweep-2p.zip").is_file()
+    assert agents.MANIFEST.read_text() == before  # the package's agents are left as they are
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--game", "TropicRace", "--players", "7"], "TropicRace takes 2-5 players"),
+        (["--game", "Chess"], "Chess"),
+        (["--game", "TropicRace", "--select", "0"], "--select and --workers must be at least 1"),
+        (["--game", "TropicRace", "--ship", "--dest", "x"], "not allowed with argument"),
+    ],
+)
+def test_bad_requests_are_refused_before_training(argv, message, capsys, tmp_path):
+    with pytest.raises(SystemExit) as exc:
+        agent.main([*argv, "--out", str(tmp_path / "run")])
+    assert exc.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
