@@ -62,6 +62,38 @@ def test_fitting_visit_shares_moves_the_policy_to_them_and_keeps_illegal_moves_o
     venv.close()
 
 
+def test_move_targets_are_the_shares_or_the_top_move_and_weak_decisions_drop_out():
+    visits = np.array([[0.5, 0.3, 0.2, 0.0], [0.0, 0.9, 0.1, 0.0], [0.25, 0.25, 0.2, 0.3]])
+    shares, weights = distill.move_targets(visits, "visits", 0.0)
+    assert np.allclose(shares, visits) and weights.tolist() == [1, 1, 1]
+    best, weights = distill.move_targets(visits, "best", 0.5)
+    assert best.tolist() == [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 0, 1]]
+    assert weights.tolist() == [1, 1, 0]  # 0.3 is under the share asked for
+
+
+def test_a_left_out_decision_does_not_move_the_policy():
+    venv = CompiledVecEnv(ENV, num_envs=4, seed=3, num_players=2, opponents="heuristic")
+    obs, masks = venv.reset(), venv.action_masks()
+    visits = masks / masks.sum(1, keepdims=True)  # flat: no move has 0.9 of the visits
+    data = {"obs": obs, "masks": masks, "visits": visits, "returns": np.zeros(len(obs))}
+    import torch
+
+    moved = []
+    for min_share in (0.9, 0.0):
+        model = new_model(venv, seed=0, policy_kwargs={"net_arch": [16]}, n_steps=32,
+                          batch_size=32)  # fmt: skip
+        with torch.no_grad():
+            before, _ = distill.policy_outputs(model.policy, torch.as_tensor(obs), masks)
+        distill.fit(model, data, epochs=5, batch_size=4, lr=1e-2, seed=0, target="best",
+                    min_share=min_share)  # fmt: skip
+        with torch.no_grad():
+            after, _ = distill.policy_outputs(model.policy, torch.as_tensor(obs), masks)
+        moved.append(not torch.allclose(before, after))
+    # left out, the policy's network (apart from the value's) is not touched; kept, it is
+    assert moved == [False, True]
+    venv.close()
+
+
 def test_distill_collects_search_targets_and_saves_a_model_that_plays(tmp_path, small_model):
     out = tmp_path / "distilled"
     model = distill.main(["--env", ENV, "--init", str(small_model), "--teacher", "mcts:20",
@@ -96,6 +128,7 @@ def test_distill_collects_search_targets_and_saves_a_model_that_plays(tmp_path, 
         (["--beta", "1.5"], "--beta must be between 0 and 1"),
         (["--games", "0"], "--games must be an integer >= 1"),
         (["--rounds", "0"], "--rounds must be >= 1, or 0 with --data"),
+        (["--min-share", "1.2"], "--min-share must be between 0 and 1"),
     ],
 )
 def test_bad_distill_settings_are_one_line(tmp_path, capsys, small_model, flags, message):

@@ -139,27 +139,48 @@ def agreement(model: Any, data: dict[str, np.ndarray]) -> float:
     return float((log_probs.argmax(1).numpy() == data["visits"].argmax(1)).mean())
 
 
+TARGETS = ("visits", "best")
+
+
+def move_targets(
+    visits: np.ndarray, target: str, min_share: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """What the move loss fits at each decision and whether it counts: the visit shares
+    (``visits``) or the most visited move alone (``best``: the move the search plays);
+    a decision whose most visited move has under ``min_share`` of the visits is left out
+    of the move loss (the value head still learns from it)."""
+    best = visits.argmax(1)
+    if target == "best":
+        chosen = np.zeros_like(visits)
+        chosen[np.arange(len(visits)), best] = 1.0
+    else:
+        chosen = visits
+    weights = (visits[np.arange(len(visits)), best] >= min_share).astype(np.float32)
+    return chosen.astype(np.float32), weights
+
+
 def fit(
     model: Any, data: dict[str, np.ndarray], epochs: int, batch_size: int, lr: float,
-    seed: int,
+    seed: int, target: str = "visits", min_share: float = 0.0,
 ) -> dict[str, float]:  # fmt: skip
-    """Cross-entropy to the visit shares plus ``vf_coef`` x the value error (over the
-    returns' variance, as ``training.imitate.fit``)."""
+    """Cross-entropy to the move targets (``move_targets``) plus ``vf_coef`` x the value
+    error (over the returns' variance, as ``training.imitate.fit``)."""
     import torch
 
     policy, rng = model.policy, np.random.default_rng(seed)
     for group in policy.optimizer.param_groups:
         group["lr"] = lr
     obs, masks = data["obs"], data["masks"].astype(bool)
-    visits, returns = data["visits"].astype(np.float32), data["returns"].astype(np.float32)
+    visits, weights = move_targets(data["visits"].astype(np.float64), target, min_share)
+    returns = data["returns"].astype(np.float32)
     scale = max(float(returns.var()), 1.0)
     policy.set_training_mode(True)
     losses = []
     for _ in range(epochs):
         for batch in np.array_split(rng.permutation(len(obs)), max(1, len(obs) // batch_size)):
             log_probs, values = policy_outputs(policy, torch.as_tensor(obs[batch]), masks[batch])
-            target = torch.as_tensor(visits[batch])
-            move_loss = -(target * log_probs).sum(1).mean()
+            wanted, weight = torch.as_tensor(visits[batch]), torch.as_tensor(weights[batch])
+            move_loss = -((wanted * log_probs).sum(1) * weight).sum() / weight.sum().clamp(min=1)
             value_loss = torch.nn.functional.mse_loss(values, torch.as_tensor(returns[batch]))
             loss = move_loss + model.vf_coef * value_loss / scale
             policy.optimizer.zero_grad()
@@ -182,6 +203,7 @@ def distill(
     config: dict[str, Any], players: int, init: Path, out: Path, *, teacher: str, rounds: int,
     games: int, beta: float, epochs: int, batch_size: int, lr: float, workers: int,
     seed: int = 0, data: list[Path] | None = None, quiet: bool = True,
+    target: str = "visits", min_share: float = 0.0,
 ) -> Path:  # fmt: skip
     """Rounds of search data and fits, starting from ``init``; saves ``out/model.zip``."""
     import torch
@@ -204,7 +226,7 @@ def distill(
         searched = time.perf_counter()
         everything = merge(parts)
         before = agreement(model, part)
-        losses = fit(model, everything, epochs, batch_size, lr, seed + r)
+        losses = fit(model, everything, epochs, batch_size, lr, seed + r, target, min_share)
         student = out / f"round-{r}.zip"
         atomic_save(model, student)
         entry = {"round": r, "games": games, "decisions": len(part["obs"]),
@@ -218,7 +240,7 @@ def distill(
         print(json.dumps(entry), flush=True)
     if rounds == 0:  # fit the given data only
         everything = merge(parts)
-        losses = fit(model, everything, epochs, batch_size, lr, seed)
+        losses = fit(model, everything, epochs, batch_size, lr, seed, target, min_share)
         after = round(agreement(model, everything), 4)
         log.append({"round": "data", "all_decisions": len(everything["obs"]),
                     "agreement_after": after, **losses})  # fmt: skip
@@ -226,6 +248,7 @@ def distill(
     atomic_save(model, out / "model.zip")
     settings = {"init": str(init), "teacher": teacher, "rounds": rounds, "games": games,
                 "beta": beta, "epochs": epochs, "batch_size": batch_size, "lr": lr,
+                "target": target, "min_share": min_share,
                 "seed": seed, "data": [str(p) for p in data or []]}  # fmt: skip
     record = {"env": config["env"], "players": players, "settings": settings, "rounds": log,
               "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
@@ -246,6 +269,10 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--epochs", type=int, default=4, help="passes over the data per fit")
     parser.add_argument("--batch-size", type=int, default=256, help="minibatch size")
     parser.add_argument("--lr", type=float, default=3e-4, help="learning rate of the fit")
+    parser.add_argument("--target", choices=TARGETS, default="visits",
+                        help="fit the visit shares, or the most visited move alone")  # fmt: skip
+    parser.add_argument("--min-share", type=float, default=0.0,
+                        help="skip decisions whose top move has a smaller share")  # fmt: skip
     parser.add_argument("--workers", type=int, default=2, help="processes playing games")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games (see above)")
     parser.add_argument("--data", type=Path, nargs="*", default=[],
@@ -256,6 +283,8 @@ def parse_args(argv: list[str] | None = None):
         fail(f"distill: error: --teacher must be a search (mcts...), got {args.teacher!r}")
     if not 0 <= args.beta <= 1:
         fail(f"distill: error: --beta must be between 0 and 1, got {args.beta}")
+    if not 0 <= args.min_share <= 1:
+        fail(f"distill: error: --min-share must be between 0 and 1, got {args.min_share}")
     if not 0 < args.lr < 1:
         fail(f"distill: error: --lr must be a number between 0 and 1, got {args.lr}")
     counts = (("--games", args.games), ("--epochs", args.epochs),
@@ -301,6 +330,7 @@ def main(argv: list[str] | None = None) -> Path:
         config, players, args.init, out, teacher=args.teacher, rounds=args.rounds,
         games=args.games, beta=args.beta, epochs=args.epochs, batch_size=args.batch_size,
         lr=args.lr, workers=args.workers, seed=args.seed, data=args.data, quiet=False,
+        target=args.target, min_share=args.min_share,
     )  # fmt: skip
     print(f"model: {model}")
     return model
