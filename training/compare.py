@@ -118,30 +118,29 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def compare(
+    env: str, agent: str, baseline: str, opponents: str, games: int, players: int,
+    seed: int, workers: int = 1, options: dict[str, Any] | None = None, quiet: bool = True,
+) -> dict[str, Any]:  # fmt: skip
+    """Both policies on the same games; the result as ``--json`` prints it."""
+    start = time.perf_counter()
+    results = [
+        run_evaluation(env, policy, opponents, games, players, seed, workers, options or {},
+                       quiet=quiet, desc=policy)
+        for policy in (agent, baseline)
+    ]  # fmt: skip
+    return {
+        "env": env, "players": players, "agent": agent, "baseline": baseline,
+        "opponents": opponents, "games": games, "seed": seed,
+        **compare_results(*results), "seconds": round(time.perf_counter() - start, 1),
+    }  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parse_args(argv)
     players = args.players or jungle_envs.game_class(args.env).spec.default_players
-    start = time.perf_counter()
-    results = [
-        run_evaluation(
-            args.env,
-            policy,
-            args.opponents,
-            args.games,
-            players,
-            args.seed,
-            args.workers,
-            args.options,
-            quiet=args.quiet,
-            desc=policy,
-        )
-        for policy in (args.agent, args.baseline)
-    ]
-    data = {
-        "env": args.env, "players": players, "agent": args.agent, "baseline": args.baseline,
-        "opponents": args.opponents, "games": args.games, "seed": args.seed,
-        **compare_results(*results), "seconds": round(time.perf_counter() - start, 1),
-    }  # fmt: skip
+    data = compare(args.env, args.agent, args.baseline, args.opponents, args.games, players,
+                   args.seed, args.workers, args.options, args.quiet)  # fmt: skip
     if args.json:
         print(json.dumps(data))
         return data

@@ -20,38 +20,19 @@ from __future__ import annotations
 import json
 import math
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 import jungle_envs
 from jungle_envs import agents
 from training import cli
-from training.compare import compare_results, interval
-from training.evaluate import run_evaluation
+from training.compare import compare, interval
 from training.ladder import markers, write_section
 
 HEADER = (
     "| table | opponents | agent / heuristic | paired difference (win rate) "
     "| paired difference (margin) | target |\n| --- | --- | --- | --- | --- | --- |"
 )
-
-
-def compare(game: str, players: int, agent: str, opponents: str, games: int, seed: int,
-            workers: int, quiet: bool) -> dict[str, Any]:  # fmt: skip
-    """``training.compare`` of ``agent`` against the heuristic, as one table row's data."""
-    env_id = f"jungle_envs/{game}-v0"
-    start = time.perf_counter()
-    results = [
-        run_evaluation(env_id, policy, opponents, games, players, seed, workers, {},
-                       quiet=quiet, desc=f"{game} {players}p {policy} vs {opponents}")
-        for policy in (agent, "heuristic")
-    ]  # fmt: skip
-    return {
-        "env": env_id, "players": players, "agent": agent, "baseline": "heuristic",
-        "opponents": opponents, "games": games, "seed": seed, **compare_results(*results),
-        "seconds": round(time.perf_counter() - start, 1),
-    }  # fmt: skip
 
 
 def target_met(data: dict[str, Any]) -> bool:
@@ -128,8 +109,8 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
             parser.error(f"no shipped agent for {game} at {players} players")
     results = []
     for game, players, opponents in jobs:
-        data = compare(game, players, args.agent, opponents, args.games, args.seed,
-                       args.workers, args.quiet)  # fmt: skip
+        data = compare(f"jungle_envs/{game}-v0", args.agent, "heuristic", opponents,
+                       args.games, players, args.seed, args.workers, quiet=args.quiet)  # fmt: skip
         print(row(data), flush=True)
         results.append(data)
     body = table(results)
