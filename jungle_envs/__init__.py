@@ -38,11 +38,20 @@ else:
 
 ENV_IDS = env_ids()
 
+
+def make_batch(game: str, num_envs: int, **kwargs):
+    """Many games whose seats the caller plays, on the compiled engine: see
+    ``jungle_envs.batch.make_batch`` (imported on first use: it loads numba)."""
+    from jungle_envs.batch import make_batch as make
+
+    return make(game, num_envs, **kwargs)
+
 __all__ = [
     "ENV_IDS",
     "RandomPolicy",
     "env_ids",
     "game_class",
+    "make_batch",
     "make_game",
     "register_policy",
     "resolve_env_id",
