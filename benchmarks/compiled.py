@@ -82,6 +82,33 @@ def vector_run(
     return steps / elapsed, games / elapsed
 
 
+def batch_run(
+    env_id: str, players: int, seconds: float, seed: int, num_envs: int, threads: int | None
+) -> tuple[float, float]:
+    """The all-seat batch (``jungle_envs.make_batch``): decisions/s summed over the envs,
+    every seat random (chosen by a kernel, so the caller costs nothing), and games/s."""
+    batch = jungle_envs.make_batch(
+        env_id, num_envs, num_players=players, seed=seed, num_threads=threads, copy=False
+    )
+    view = batch.view()
+    streams = np.array([stream_state(seed + 10_000 + i) for i in range(num_envs)])
+    actions = np.zeros(num_envs, dtype=np.int64)
+    masks = batch.masks  # the batch's own int8 buffer, written by every step
+    for _ in range(3):  # warm up the threads
+        calls.random_actions(masks, streams, actions)
+        view = batch.step(actions)
+    decisions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        calls.random_actions(masks, streams, actions)
+        decisions += num_envs - int(np.count_nonzero(view.terminated))  # those deal anew
+        view = batch.step(actions)
+        games += int(np.count_nonzero(view.terminated))
+    elapsed = time.perf_counter() - start
+    batch.close()
+    return decisions / elapsed, games / elapsed
+
+
 STARTUP = """
 import time
 start = time.perf_counter()
@@ -120,8 +147,8 @@ PGX_LOOP = """
 import json, sys, time
 import jax, jax.numpy as jnp
 import pgx
-batch, seconds = int(sys.argv[1]), float(sys.argv[2])
-env = pgx.make("connect_four")
+batch, seconds, name = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3]
+env = pgx.make(name)
 init, step = jax.jit(jax.vmap(env.init)), jax.jit(jax.vmap(env.step))
 key = jax.random.PRNGKey(0)
 key, sub = jax.random.split(key)
@@ -131,14 +158,12 @@ def act(key, state):
     logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
     return jax.random.categorical(key, logits, axis=-1)
 
-act = jax.jit(act)
-
 def once(key, state):
-    key, sub = jax.random.split(key)
-    state = step(state, act(sub, state))
+    key, pick, dice, deal = jax.random.split(key, 4)
+    # the step's key is its chance (backgammon's dice); connect_four ignores it
+    state = step(state, act(pick, state), jax.random.split(dice, batch))
     done = state.terminated | state.truncated
-    key, sub = jax.random.split(key)
-    fresh = init(jax.random.split(sub, batch))
+    fresh = init(jax.random.split(deal, batch))
     return key, jax.tree_util.tree_map(
         lambda a, b: jnp.where(done.reshape(-1, *([1] * (a.ndim - 1))), a, b), fresh, state
     )
@@ -155,15 +180,16 @@ print(json.dumps(steps / (time.perf_counter() - start)))
 """
 
 
-def pgx_run(batch: int, seconds: float) -> float | None:
-    """pgx connect_four steps/s on the CPU at ``batch`` (random legal moves, autoreset); None
-    when pgx is not installed."""
+def pgx_run(batch: int, seconds: float, name: str = "connect_four") -> float | None:
+    """pgx ``name`` steps/s on the CPU at ``batch`` (random legal moves, autoreset; every
+    step one seat's move, backgammon's dice drawn inside it); None when pgx is not
+    installed."""
     probe = subprocess.run([sys.executable, "-c", "import pgx"], capture_output=True)
     if probe.returncode != 0:
         return None
     environ = {**os.environ, "JAX_PLATFORMS": "cpu"}
     out = subprocess.run(
-        [sys.executable, "-c", PGX_LOOP, str(batch), str(seconds)],
+        [sys.executable, "-c", PGX_LOOP, str(batch), str(seconds), name],
         env=environ,
         capture_output=True,
         text=True,

@@ -8,13 +8,18 @@ The same loop everywhere: random legal moves until the game ends, then a new gam
   choosing among ``observation["action_mask"]``; a step is one ``env.step``.
 - OpenSpiel ``backgammon`` and ``leduc_poker`` through ``pyspiel``, chance sampled from
   ``state.chance_outcomes()``; a step is one player's ``apply_action`` (chance not counted).
-- pgx ``connect_four`` on the CPU, batch 1 and 1,024 (``pip install -e '.[pgx]'``; the
-  row says "not installed" otherwise); a step is one env step of one game in the batch.
+- pgx ``connect_four`` on the CPU, batch 1 and 1,024, and ``backgammon`` (dice and every
+  seat, the closest peer of the all-seat batch), batch 1, 64 and 1,024
+  (``pip install -e '.[pgx]'``; the row says "not installed" otherwise); a step is one env
+  step of one game in the batch.
 - Ours at each game's default player count: the Gymnasium env on the compiled twin (the
   default) and on the Python reference (one learner step with its random opponents,
   observation and mask), the compiled vector env with 1,024 envs on 1 and 2 threads (learner
   steps summed over the envs), and the twin and reference rules engines (one decision by
   any seat, no observation).
+- Ours at 4 players: the all-seat batch (``jungle_envs.make_batch``, every seat the
+  caller's, random legal moves chosen by a kernel) at 1, 64 and 1,024 envs (2 threads) and
+  1,024 on 1 thread; a decision is one seat's move with its observation and mask written.
 Ratios are ours divided by the peer.
 """
 
@@ -88,6 +93,13 @@ def peers() -> dict[str, Callable[[float, int], float]]:
     }
 
 
+# The all-seat batch's rows: (envs, threads), at 4 players, next to pgx backgammon's batches.
+BATCH_RUNS = {"batch1": (1, 1), "batch64": (64, 2), "batch1024x1": (1024, 1),
+              "batch1024x2": (1024, 2)}  # fmt: skip
+BATCH_SIZES = (1, 64, 1024)
+BATCH_PLAYERS = 4
+
+
 def median_of(run: Callable[[float, int], float], seconds: float, repeats: int) -> float:
     return statistics.median(run(seconds, seed) for seed in range(repeats))
 
@@ -107,6 +119,9 @@ def main(argv: list[str] | None = None) -> dict:
         ) from None
     theirs = {name: median_of(run, args.seconds, args.repeats) for name, run in peer_runs.items()}
     pgx = {batch: compiled.pgx_run(batch, args.seconds) for batch in (1, 1024)}
+    backgammon = {
+        batch: compiled.pgx_run(batch, args.seconds, "backgammon") for batch in BATCH_SIZES
+    }
     ours = {}
     kinds = {
         "env": lambda e, p, s, seed: env_run(e, p, s, seed)[0],
@@ -146,7 +161,35 @@ def main(argv: list[str] | None = None) -> dict:
                 f"  {label:<32}{row[kind]:>10,.0f}"
                 + "".join(f"{row[kind] / theirs[n]:>16.2f}" for n in names)
             )
-    result = {"peers": theirs, "pgx": pgx, "ours": ours}
+    batches = {}
+    for env_id in cli.progress(jungle_envs.ENV_IDS, len(jungle_envs.ENV_IDS), "batch", args.quiet):
+        batches[env_id] = {
+            kind: median_of(
+                lambda s, seed, e=env_id, n=n, t=t: compiled.batch_run(
+                    e, BATCH_PLAYERS, s, seed, n, t
+                )[0],
+                args.seconds,
+                args.repeats,
+            )
+            for kind, (n, t) in BATCH_RUNS.items()
+        }
+    print(f"\nall-seat batch, {BATCH_PLAYERS} players, decisions/s (pgx backgammon steps/s)")
+    for size, speed in backgammon.items():
+        shown = f"{speed:>12,.0f}" if speed is not None else "   not installed"
+        print(f"  {'pgx backgammon, batch ' + str(size):<32}{shown}")
+    for env_id, row in batches.items():
+        for kind, (n, _threads) in BATCH_RUNS.items():
+            label = f"{env_id.split('/')[1].removesuffix('-v0')} {kind}"
+            peer = backgammon.get(n)
+            ratio = f"{row[kind] / peer:>10.2f} x pgx" if peer else ""
+            print(f"  {label:<32}{row[kind]:>12,.0f}{ratio}")
+    result = {
+        "peers": theirs,
+        "pgx": pgx,
+        "pgx_backgammon": backgammon,
+        "ours": ours,
+        "batch": {"players": BATCH_PLAYERS, "runs": BATCH_RUNS, "decisions": batches},
+    }
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))
     return result

@@ -189,7 +189,7 @@ class GameBatch:
         return BatchView(
             current_player=keep(self.players),
             observation=keep(self.obs),
-            legal_action_mask=self.masks.astype(bool),
+            legal_action_mask=self.masks.astype(bool) if self.copy else self.masks.view(np.bool_),
             rewards=keep(self.rewards),
             terminated=keep(self.terminated),
             scores=keep(self.scores),
