@@ -143,3 +143,25 @@ def seats_call(cfg, S, streams, players, obs, masks, scores, results, rewards, t
             players[i] = max(player, 0)
             terminated[i] = False
             results[i, :] = 0.0
+
+
+@kernel
+def table_call(cfg, s, streams, kinds, skip_forced, reward_kind, start, action, obs, mask,
+               scores, results, rewards):  # fmt: skip
+    """One game for the multi-agent envs (``core.turns``): deal (``start``, once, even if
+    the game then ends before anyone decides) or apply ``action`` of the seat to move, and
+    play on to the next caller decision. Returns that seat (its observation and mask
+    written) or ``game.TERMINAL``; ``rewards`` holds every seat's reward for the stretch."""
+    if start:
+        game.init_state(cfg, s)
+        rewards[:] = 0.0
+        results[:] = 0.0
+        player = advance_to_caller(cfg, s, streams, kinds, skip_forced, obs, mask)
+        game.scores(cfg, s, scores)
+        if player == game.TERMINAL:
+            pay_seats(cfg, s, True, reward_kind, scores, results, rewards)
+        return player
+    game.apply_action(cfg, s, action)
+    player = advance_to_caller(cfg, s, streams, kinds, skip_forced, obs, mask)
+    pay_seats(cfg, s, player == game.TERMINAL, reward_kind, scores, results, rewards)
+    return player
