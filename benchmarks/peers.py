@@ -16,7 +16,9 @@ The same loop everywhere: random legal moves until the game ends, then a new gam
   default) and on the Python reference (one learner step with its random opponents,
   observation and mask), the compiled vector env with 1,024 envs on 1 and 2 threads (learner
   steps summed over the envs), and the twin and reference rules engines (one decision by
-  any seat, no observation).
+  any seat, no observation); our PettingZoo AEC env (``jungle_envs.multiagent.env``) on the
+  twin and on the reference, and on the reference inside PettingZoo's two checking
+  wrappers, as version 0.2 made it (a step is one ``env.step``, as for PettingZoo's).
 - Ours at 4 players: the all-seat batch (``jungle_envs.make_batch``, every seat the
   caller's, random legal moves chosen by a kernel) at 1, 64 and 1,024 envs (2 threads) and
   1,024 on 1 thread; a decision is one seat's move with its observation and mask written.
@@ -59,6 +61,23 @@ def pettingzoo_run(make: Callable, seconds: float, seed: int) -> float:
             env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
     return steps / (time.perf_counter() - start)
+
+
+def aec_maker(env_id: str, players: int, engine: str, wrapped: bool = False) -> Callable:
+    """Our PettingZoo AEC env on ``engine``; ``wrapped``: inside PettingZoo's
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, as ``multiagent.env`` was
+    made before it made those checks itself (the AEC speed of version 0.2)."""
+    from pettingzoo.utils import wrappers
+
+    from jungle_envs import multiagent
+
+    def make():
+        env = multiagent.env(env_id, num_players=players, engine=engine)
+        if wrapped:
+            env = wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(env))
+        return env
+
+    return make
 
 
 def openspiel_run(name: str, seconds: float, seed: int) -> float:
@@ -128,6 +147,11 @@ def main(argv: list[str] | None = None) -> dict:
         "env_ref": lambda e, p, s, seed: env_run(e, p, s, seed, "reference")[0],
         "vec1024x1": lambda e, p, s, seed: compiled.vector_run(e, p, s, seed, 1024, 1)[0],
         "vec1024x2": lambda e, p, s, seed: compiled.vector_run(e, p, s, seed, 1024, 2)[0],
+        "aec": lambda e, p, s, seed: pettingzoo_run(aec_maker(e, p, "compiled"), s, seed),
+        "aec_ref": lambda e, p, s, seed: pettingzoo_run(aec_maker(e, p, "reference"), s, seed),
+        "aec_ref_wrapped": lambda e, p, s, seed: pettingzoo_run(
+            aec_maker(e, p, "reference", wrapped=True), s, seed
+        ),
         "twin": lambda e, p, s, seed: compiled.twin_engine_run(e, p, s, seed)[0],
         "engine": lambda e, p, s, seed: engine_run(e, p, s, seed)[0],
     }
