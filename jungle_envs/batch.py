@@ -97,7 +97,7 @@ class GameBatch:
         num_threads: int | None = None,
         copy: bool = True,
     ) -> None:
-        from jungle_envs.core.compiled.vector_env import resolve_threads
+        from jungle_envs.core.compiled.vector_options import resolve_threads
 
         num_envs = check_count("num_envs", num_envs)
         if reward not in CHOICES["reward"]:

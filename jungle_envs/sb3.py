@@ -35,6 +35,7 @@ class CompiledVecEnv(VecEnv):
             num_envs=num_envs,
             vectorization_mode="vector_entry_point",
             copy=False,
+            final_details=False,  # SB3 reads no final info: skip the per-game Python work
             **env_kwargs,
         )
         self.vector = vector

@@ -8,9 +8,12 @@ autoreset, infos, bad input) directly.
 
 from __future__ import annotations
 
+import zlib
+
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.vector import AutoresetMode
 
 import jungle_envs
 from jungle_envs.core.compiled.vector_env import CompiledVectorEnv
@@ -290,3 +293,94 @@ def test_policy_snapshots_play_from_the_pool_and_ppo_trains_against_them():
     assert masks[np.arange(len(masks)), picks].all()
     with pytest.raises(TypeError, match="act_batch"):
         venv.set_opponent_pool([object()])
+
+
+def pick(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """A legal action that depends only on the observation: the same decisions in any
+    autoreset mode."""
+    legal = [np.flatnonzero(m) for m in masks]
+    return np.array([a[zlib.crc32(o.tobytes()) % len(a)] for o, a in zip(obs, legal, strict=True)])
+
+
+def episodes_of(mode: str, steps: int = 120) -> list[list[list]]:
+    """Per env, its episodes as Gymnasium shows them in ``mode``: each the observations of
+    its decisions, the rewards, and the end (final observation, scores, winners)."""
+    envs = make("jungle_envs/TropicRace-v0", 3, num_players=2, autoreset_mode=mode)
+    assert envs.metadata["autoreset_mode"] == AutoresetMode[mode]
+    obs, info = envs.reset(seed=21)
+    runs: list[list[list]] = [[[obs[i].tobytes()]] for i in range(3)]
+    ended = np.zeros(3, dtype=bool)
+    for _ in range(steps):
+        obs, rewards, terminated, truncated, info = envs.step(pick(obs, info["action_mask"]))
+        for i in range(3):
+            episode = runs[i][-1]
+            if mode == "NEXT_STEP" and ended[i]:
+                assert rewards[i] == 0 and not terminated[i]
+                runs[i].append([obs[i].tobytes()])
+            elif terminated[i] or truncated[i]:
+                final = info["final_info"] if mode == "SAME_STEP" else info
+                end_obs = info["final_obs"][i] if mode == "SAME_STEP" else obs[i]
+                episode += [rewards[i], ("end", end_obs.tobytes(), tuple(final["scores"][i]),
+                                         tuple(final["winners"][i]))]  # fmt: skip
+                if mode != "NEXT_STEP":
+                    runs[i].append([obs[i].tobytes()])
+            else:
+                episode += [rewards[i], obs[i].tobytes()]
+        ended = terminated | truncated
+        if mode == "DISABLED" and ended.any():
+            with pytest.raises(RuntimeError, match="DISABLED"):
+                envs.step(pick(obs, info["action_mask"]))
+            obs, info = envs.reset(options={"reset_mask": ended})
+            for i in np.flatnonzero(ended):
+                runs[i][-1] = [obs[i].tobytes()]
+    return [[e for e in run if isinstance(e[-1], tuple)] for run in runs]  # whole episodes
+
+
+def test_the_three_autoreset_modes_show_the_same_games():
+    """Gymnasium's autoreset modes differ only in when an env starts its next episode:
+    the same seeds and decisions give the same episodes, ends and final infos."""
+    runs = {mode: episodes_of(mode) for mode in ("NEXT_STEP", "SAME_STEP", "DISABLED")}
+    for i in range(3):
+        count = min(len(run[i]) for run in runs.values())
+        assert count >= 2
+        for mode in ("SAME_STEP", "DISABLED"):
+            assert runs[mode][i][:count] == runs["NEXT_STEP"][i][:count], (mode, i)
+
+
+def test_final_infos_carry_what_the_single_env_returns_at_the_end():
+    envs = make("jungle_envs/JungleSweep-v0", 8, num_players=4)
+    single = gym.make("jungle_envs/JungleSweep-v0", num_players=4)
+    _, single_info = single.reset(seed=3)
+    rng = np.random.default_rng(0)
+    while not single.step(int(first_legal(single_info["action_mask"][None], rng)[0]))[2]:
+        single_info = single.unwrapped._info()
+    single_keys = set(single.unwrapped._info())
+    _, info = envs.reset(seed=3)
+    while True:
+        _, _, terminated, _, info = envs.step(first_legal(info["action_mask"], rng))
+        if terminated.any():
+            break
+    i = int(np.flatnonzero(terminated)[0])
+    expected = envs.game.final_info(envs.states[i])
+    assert {k for k in info if not k.startswith("_")} >= single_keys | set(expected)
+    assert info["winners"][i] == expected["winners"] and info["_winners"][i]
+    assert info["coconut_values"][i] == expected["coconut_values"]
+    lean = make("jungle_envs/JungleSweep-v0", 8, num_players=4, final_details=False)
+    lean.reset(seed=3)
+    assert "winners" not in lean.step(first_legal(info["action_mask"], rng))[4]
+
+
+def test_autoreset_options_are_checked():
+    with pytest.raises(ValueError, match="autoreset_mode must be one of"):
+        make("jungle_envs/JungleSweep-v0", 2, autoreset_mode="sometimes")
+    envs = make("jungle_envs/JungleSweep-v0", 2, autoreset_mode="disabled")
+    with pytest.raises(RuntimeError, match="reset"):
+        envs.reset(options={"reset_mask": np.array([True, False])})
+    envs.reset(seed=0)
+    rows = envs.buffers.rows.copy()
+    for bad in ([True, False], np.array([1, 0]), np.array([False, False])):
+        with pytest.raises(ValueError, match="reset_mask"):
+            envs.reset(options={"reset_mask": bad})
+    with pytest.raises(ValueError, match="takes no options"):
+        envs.reset(options={"colour": 1})
+    np.testing.assert_array_equal(envs.buffers.rows, rows)

@@ -14,18 +14,23 @@ No process is started and nothing is pickled::
     obs, rewards, terminated, truncated, info = envs.step(actions)
     envs.action_masks()                    # bool, (num_envs, num_actions)
 
-Autoreset is Gymnasium's default, next-step: the step after an episode ends resets that
-env and ignores its action (reward 0). ``info`` holds ``action_mask`` (int8, n x A) and
-``agent_seat`` every step; ``scores``, ``returns`` (n x players, float) and
-``illegal_action`` where an episode ended, each with Gymnasium's ``_key`` mask. With
-``copy=False`` the returned arrays are the env's own buffers, overwritten by the next step
-(what a trainer that copies them anyway wants).
+Autoreset as Gymnasium >= 1.1 defines its modes (``autoreset_mode=``, also in
+``metadata["autoreset_mode"]``): ``NEXT_STEP`` (the default: the step after an episode ends
+resets that env and ignores its action, reward 0), ``SAME_STEP`` (the step that ends it
+resets it too and returns the new episode's observation; ``info["final_obs"]`` and
+``info["final_info"]`` hold the end) or ``DISABLED`` (an ended env waits for
+``reset(options={"reset_mask": mask})``; stepping it is refused). ``info`` holds
+``action_mask`` (int8, n x A) and ``agent_seat`` every step; where an episode ended,
+``scores``, ``returns`` (n x players, float) and ``illegal_action``, and, with
+``final_details=True`` (the default), what the single env adds at the end: ``winners`` and
+the game's own keys (each with Gymnasium's ``_key`` mask). With ``copy=False`` the returned
+arrays are the env's own buffers, overwritten by the next step (what a trainer that copies
+them anyway wants).
 """
 
 from __future__ import annotations
 
 import itertools
-import os
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar
 
@@ -35,7 +40,6 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 
 from jungle_envs.core.arguments import (
-    ENV_OPTIONS,
     REWARD_KINDS,
     check_count,
     check_flag,
@@ -46,50 +50,17 @@ from jungle_envs.core.arguments import (
 from jungle_envs.core.compiled import runner
 from jungle_envs.core.compiled.rng import stream_state
 from jungle_envs.core.compiled.twin import Twin, bind
+from jungle_envs.core.compiled.vector_options import (
+    MIXABLE,
+    VECTOR_ENV_OPTIONS,
+    autoreset_mode_of,
+    check_reset_mask,
+    opponent_kinds,
+    opponent_mix,
+    resolve_threads,
+)
 from jungle_envs.core.game import Game
-from jungle_envs.core.seats import ABSOLUTE, MIXTURE, RELATIVE, SINGLE, SeatPlan, check_mixture
-
-BUILT_IN = {"random": runner.RANDOM, "heuristic": runner.HEURISTIC}
-# A mixture may also draw players from the pool set with ``set_opponent_pool``.
-MIXABLE = (*BUILT_IN, "pool")
-VECTOR_ENV_OPTIONS = {
-    **{k: v for k, v in ENV_OPTIONS.items() if k not in ("render_mode", "engine", "event_log")},
-    "num_envs": "games stepped together",
-    "num_threads": "threads that step shares of the games (default: the usable cores)",
-    "copy": "return copies of the env's arrays (default True)",
-}
-
-
-def opponent_mix(mix: Any) -> np.ndarray:
-    """A mixture {"random": p, "heuristic": q, "pool": r} -> the kernel's [p, q, r] (any
-    scale, not all 0)."""
-    weights = check_mixture(mix, allowed=MIXABLE)
-    return np.array([weights.get(name, 0.0) for name in MIXABLE], dtype=np.float64)
-
-
-def opponent_kinds(plan: SeatPlan, num_players: int) -> tuple[np.ndarray, bool]:
-    """A seat plan of built-in names -> (kinds, relative): by seats after the learner, or
-    by absolute seat for a list of one entry per seat."""
-
-    def kind(spec: Any) -> int:
-        if isinstance(spec, str) and spec in BUILT_IN:
-            return BUILT_IN[spec]
-        raise ValueError(
-            f"the compiled vector env plays built-in opponents only ({sorted(BUILT_IN)}); "
-            f"got {spec!r}. For models or callables use gymnasium.make_vec(..., "
-            "vectorization_mode='sync') or jungle_envs.process_vector_env.BatchedVectorEnv"
-        )
-
-    kinds = np.zeros(num_players, dtype=np.int8)
-    if plan.kind == RELATIVE:
-        kinds[1:] = [kind(s) for s in plan.specs]
-        return kinds, True
-    if plan.kind == ABSOLUTE:
-        if any(s is None for s in plan.specs):
-            raise ValueError("a per-seat list of opponents needs every seat filled")
-        return np.array([kind(s) for s in plan.specs], dtype=np.int8), False
-    kinds[1:] = kind(plan.specs[0])
-    return kinds, True
+from jungle_envs.core.seats import MIXTURE, SINGLE, SeatPlan
 
 
 class CompiledVectorEnv(gym.vector.VectorEnv):
@@ -111,10 +82,15 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
         step_limit: int | None = -1,
         num_threads: int | None = None,
         copy: bool = True,
+        autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+        final_details: bool = True,
         **game_options: Any,
     ) -> None:
         num_envs = check_count("num_envs", num_envs)
         copy = check_flag("copy", copy)
+        self.autoreset_mode = autoreset_mode_of(autoreset_mode)
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        self.final_details = check_flag("final_details", final_details)
         args = parse_env_arguments(
             self.game_class, num_players, opponents, agent_seat, observation_mode,
             illegal_action, reward, skip_forced_actions, step_limit, game_options,
@@ -185,9 +161,24 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
 
     # --- Gymnasium API -------------------------------------------------------------------
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
+        """Reset every env, or with ``options={"reset_mask": mask}`` (bool, one per env;
+        what ``DISABLED`` autoreset needs) only those where the mask is set; ``seed`` then
+        seeds those envs (env i: ``seed + i``) and the others go on."""
         self._check_open()
+        reset_mask = None
+        if isinstance(options, dict):
+            options = dict(options)
+            reset_mask = check_reset_mask(options.pop("reset_mask", None), self.num_envs)
         check_reset_options(options)
         seeds = check_seeds(seed, self.num_envs)  # all checked before any stream changes
+        if reset_mask is not None:
+            self._check_started("reset(options={'reset_mask': ...})")
+            for i in np.flatnonzero(reset_mask):
+                if seed is not None:
+                    self.buffers.streams[i] = stream_state(seeds[i])
+            self.buffers.which[:] = reset_mask
+            self.run(runner.RESET_WHERE)
+            return self._observation(), self._info(final=False)
         for i, env_seed in enumerate(seeds):
             self.buffers.streams[i] = stream_state(env_seed)
         self._pool_rng = np.random.default_rng(seeds if None not in seeds else None)
@@ -220,12 +211,43 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
                 raise IllegalActionError(
                     f"illegal actions in envs {illegal.tolist()}: {actions[illegal].tolist()}"
                 )
+        if self.autoreset_mode == AutoresetMode.DISABLED and b.ended.any():
+            raise RuntimeError(
+                f"envs {np.flatnonzero(b.ended).tolist()[:8]} have ended and autoreset is "
+                "DISABLED: reset(options={'reset_mask': mask}) them first"
+            )
         b.actions[:] = actions
         self.run(runner.STEP)
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            return self._step_same_step()
         out = (b.rewards, b.terminated, b.truncated)
         if self.copy:
             out = tuple(a.copy() for a in out)
         return self._observation(), *out, self._info(final=True)
+
+    def _step_same_step(self):
+        """The end of every ended env goes into ``final_obs`` / ``final_info``; then those
+        envs start their next episode in the same step."""
+        b = self.buffers
+        ended = np.flatnonzero(b.terminated | b.truncated)
+        rewards, terminated, truncated = b.rewards.copy(), b.terminated.copy(), b.truncated.copy()
+        if not ended.size:
+            return self._observation(), rewards, terminated, truncated, self._info(final=False)
+        final_obs, final_info = self._observation(), self._info(final=True)
+        b.which[:] = False
+        b.which[ended] = True
+        self.run(runner.RESET_WHERE)
+        info = self._info(final=False)
+        for i in ended:
+            single = {key: value[i] for key, value in final_info.items()
+                      if not key.startswith("_") and final_info[f"_{key}"][i]}  # fmt: skip
+            obs = (
+                {key: value[i] for key, value in final_obs.items()}
+                if isinstance(final_obs, dict)
+                else final_obs[i]
+            )
+            info = self._add_info(info, {"final_obs": obs, "final_info": single}, int(i))
+        return self._observation(), rewards, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """Bool (num_envs, num_actions) mask of every env's legal actions."""
@@ -358,19 +380,9 @@ class CompiledVectorEnv(gym.vector.VectorEnv):
                 info["_returns"] = ended.copy()
                 info["illegal_action"] = b.illegal.copy()
                 info["_illegal_action"] = ended.copy()
+                if self.final_details:
+                    for i in np.flatnonzero(b.terminated & ~b.illegal):
+                        details = self.game.final_info(self.twin.unpack(b.rows[i]))
+                        extra = {k: v for k, v in details.items() if k not in info}
+                        info = self._add_info(info, extra, int(i))
         return info
-
-
-ENVS_PER_THREAD = 256  # below this a thread's share costs more to hand over than it saves
-
-
-def resolve_threads(num_threads: int | None, num_envs: int) -> int:
-    """The threads to step the batch on; by default one per core this process may use, and
-    no more than one per ``ENVS_PER_THREAD`` envs."""
-    if num_threads is None:
-        try:
-            cores = len(os.sched_getaffinity(0))
-        except AttributeError:  # not on Linux
-            cores = os.cpu_count() or 1
-        return max(1, min(cores, num_envs // ENVS_PER_THREAD))
-    return check_count("num_threads", num_threads)
