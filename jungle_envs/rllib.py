@@ -97,7 +97,7 @@ class JungleRLlibEnv(MultiAgentEnv):
                     {"__all__": False},
                 )
             seat = aec.possible_agents.index(agent)
-            mask = aec.game.legal_mask(aec.state)
+            mask = aec.table.legal_mask().astype(bool)
             action = opponent_action(self.fixed_policy, aec.game, aec.state, seat, mask, self._rng)
             aec.step(action)
 
