@@ -5,7 +5,8 @@
 The first use of a game compiles its kernels into numba's on-disk cache (tens of seconds per
 game); later processes load them in well under a second. ``make test`` runs this first, so
 the test workers load the kernels instead of each compiling them again. It exercises every
-entry point: the single env, the vector env and the one-rule calls of ``Twin``.
+entry point: the single env, the vector env, the one-rule calls of ``Twin``, the all-seat
+batch and the multi-agent envs' table.
 """
 
 from __future__ import annotations
@@ -45,6 +46,14 @@ def compile_game(name: str) -> float:
     # the search's rollout (jungle_envs.search), one compiled call per game
     heuristic = np.full(twin.num_players, runner.HEURISTIC, np.int8)
     twin.playout(twin.new_row(), np.zeros(2, np.uint64), heuristic)
+    # the all-seat batch and the PettingZoo envs (core/compiled/seat_runner.py)
+    from jungle_envs.batch import make_batch
+    from jungle_envs.core.turns import make_table
+
+    batch = make_batch(name, 2, num_players=twin.num_players, seed=0, num_threads=1)
+    batch.step(batch.view().legal_action_mask.argmax(axis=1))
+    table = make_table(env.unwrapped.game, "compiled")
+    table.deal(0, True)
     return time.perf_counter() - start
 
 
