@@ -15,8 +15,9 @@ The same loop everywhere: random legal moves until the game ends, then a new gam
 - Ours at each game's default player count: the Gymnasium env on the compiled twin (the
   default) and on the Python reference (one learner step with its random opponents,
   observation and mask), the compiled vector env with 1,024 envs on 1 and 2 threads (learner
-  steps summed over the envs), and the twin and reference rules engines (one decision by
-  any seat, no observation); our PettingZoo AEC env (``jungle_envs.multiagent.env``) on the
+  steps summed over the envs; ``_lean``: with ``final_details=False``, as training runs
+  it), and the twin and reference rules engines (one decision by any seat, no
+  observation); our PettingZoo AEC env (``jungle_envs.multiagent.env``) on the
   twin and on the reference, and on the reference inside PettingZoo's two checking
   wrappers, as version 0.2 made it (a step is one ``env.step``, as for PettingZoo's).
 - Ours at 4 players: the all-seat batch (``jungle_envs.make_batch``, every seat the
@@ -147,6 +148,9 @@ def main(argv: list[str] | None = None) -> dict:
         "env_ref": lambda e, p, s, seed: env_run(e, p, s, seed, "reference")[0],
         "vec1024x1": lambda e, p, s, seed: compiled.vector_run(e, p, s, seed, 1024, 1)[0],
         "vec1024x2": lambda e, p, s, seed: compiled.vector_run(e, p, s, seed, 1024, 2)[0],
+        "vec1024x2_lean": lambda e, p, s, seed: compiled.vector_run(
+            e, p, s, seed, 1024, 2, final_details=False
+        )[0],
         "aec": lambda e, p, s, seed: pettingzoo_run(aec_maker(e, p, "compiled"), s, seed),
         "aec_ref": lambda e, p, s, seed: pettingzoo_run(aec_maker(e, p, "reference"), s, seed),
         "aec_ref_wrapped": lambda e, p, s, seed: pettingzoo_run(
