@@ -46,6 +46,7 @@ def make_batch(game: str, num_envs: int, **kwargs):
 
     return make(game, num_envs, **kwargs)
 
+
 __all__ = [
     "ENV_IDS",
     "RandomPolicy",

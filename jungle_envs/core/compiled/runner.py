@@ -48,6 +48,16 @@ def random_legal(mask, streams):
     return -1
 
 
+@kernel(inline=True)
+def forced_action(mask):
+    """The only legal action of ``mask``, or -1 when there are none or several."""
+    only, count = -1, 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            only, count = a, count + 1
+    return only if count == 1 else -1
+
+
 @kernel
 def advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask):
     """Play chance and built-in opponents; stop for the learner, an external opponent or
@@ -66,11 +76,8 @@ def advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask):
         game.legal_mask(cfg, s, mask)
         if player == learner:
             if skip_forced:
-                only, count = -1, 0
-                for a in range(mask.shape[0]):
-                    if mask[a]:
-                        only, count = a, count + 1
-                if count == 1:
+                only = forced_action(mask)
+                if only >= 0:
                     game.apply_action(cfg, s, only)
                     continue
             game.observe(cfg, s, learner, obs)

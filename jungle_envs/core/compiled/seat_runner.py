@@ -16,7 +16,7 @@ from jungle_envs.core.arguments import MARGIN_REWARD, RANK_REWARD, SCORE_REWARD,
 from jungle_envs.core.compiled import contract as game
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.rng import CHANCE_STREAM, uniform
-from jungle_envs.core.compiled.runner import HEURISTIC, RANDOM, random_legal
+from jungle_envs.core.compiled.runner import HEURISTIC, RANDOM, forced_action, random_legal
 
 CALLER = 0  # a seat whose moves come from the caller (runner.EXTERNAL)
 STEP, RESET_ALL, RESET_WHERE = 0, 1, 2
@@ -44,11 +44,8 @@ def advance_to_caller(cfg, s, streams, kinds, skip_forced, obs, mask):
             game.apply_action(cfg, s, game.heuristic_action(cfg, s, player, obs, mask))
             continue
         if skip_forced:
-            only, count = -1, 0
-            for a in range(mask.shape[0]):
-                if mask[a]:
-                    only, count = a, count + 1
-            if count == 1:
+            only = forced_action(mask)
+            if only >= 0:
                 game.apply_action(cfg, s, only)
                 continue
         game.observe(cfg, s, player, obs)
