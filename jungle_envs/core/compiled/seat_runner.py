@@ -16,7 +16,13 @@ from jungle_envs.core.arguments import MARGIN_REWARD, RANK_REWARD, SCORE_REWARD,
 from jungle_envs.core.compiled import contract as game
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.rng import CHANCE_STREAM, uniform
-from jungle_envs.core.compiled.runner import HEURISTIC, RANDOM, forced_action, random_legal
+from jungle_envs.core.compiled.runner import (
+    HEURISTIC,
+    RANDOM,
+    forced_action,
+    random_legal,
+    reward_potential,
+)
 
 CALLER = 0  # a seat whose moves come from the caller (runner.EXTERNAL)
 STEP, RESET_ALL, RESET_WHERE = 0, 1, 2
@@ -52,19 +58,6 @@ def advance_to_caller(cfg, s, streams, kinds, skip_forced, obs, mask):
         return player
 
 
-@kernel(inline=True)
-def potential(scores, seat, reward_kind):
-    """What the score and margin rewards pay the change of, for ``seat``."""
-    value = scores[seat]
-    if reward_kind == MARGIN_REWARD:
-        best = -1e300
-        for other in range(scores.shape[0]):
-            if other != seat and scores[other] > best:
-                best = scores[other]
-        value -= best
-    return value
-
-
 @kernel
 def pay_seats(cfg, s, done, reward_kind, scores, results, rewards):
     """Every seat's reward for the stretch of play that just ended (``scores`` holds the
@@ -76,11 +69,11 @@ def pay_seats(cfg, s, done, reward_kind, scores, results, rewards):
     paid_on_the_way = reward_kind in (SCORE_REWARD, MARGIN_REWARD)
     if paid_on_the_way:
         for seat in range(n):
-            rewards[seat] = -potential(scores, seat, reward_kind)
+            rewards[seat] = -reward_potential(scores, seat, reward_kind)
     game.scores(cfg, s, scores)
     if paid_on_the_way:
         for seat in range(n):
-            rewards[seat] += potential(scores, seat, reward_kind)
+            rewards[seat] += reward_potential(scores, seat, reward_kind)
     if done:
         game.returns(cfg, s, results)
         for seat in range(n):
