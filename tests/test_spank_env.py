@@ -165,3 +165,71 @@ def test_heuristic_keeps_a_nearly_dry_deck_alive_when_it_leads():
 def test_heuristic_hurries_a_nearly_dry_deck_when_it_is_behind():
     towers = {0: ["Surfboard"], 1: ["Totem Pole", "Dinosaur Skeleton"]}
     assert second_card_choice(towers, deck_left=3) == ACTIONS.draw_second
+
+
+# --- the move_features option: what each action would do -----------------------------------
+def move_rows(game, state, seat):
+    from jungle_envs.games.spank_the_monkey.config import MOVE_FEATURES
+
+    return game.config.layout.split(game.observe(state, seat))["moves"].reshape(-1, MOVE_FEATURES)
+
+
+def test_move_features_show_the_height_and_spank_chance_each_build_leads_to():
+    from jungle_envs.games.spank_the_monkey.config import AFTER_AT, MOVE_BUILD, MOVE_KIND_AT
+    from jungle_envs.games.spank_the_monkey.tables import BUILD_JUNK
+
+    hands = {0: ["Totem Pole", "Rodeo Bull", "Piano"]}
+    towers = {0: ["Dinosaur Skeleton", "Port-a-Potty", "Surfboard"]}  # 8; the monkey at 12
+    game, state = position(hands, towers, phase=BUILD_JUNK, move_features=True)
+    rows = move_rows(game, state, 0)
+    assert set(np.flatnonzero(rows[:, 0])) == set(game.legal_actions(state))
+    expected = {  # card: (height after, monkey after, in the window, spank chance)
+        "Totem Pole": (12, 12, 1.0, 4 / 6),  # onto the monkey's height: a 3+ spanks
+        "Rodeo Bull": (10, 13, 0.0, 0.0),  # its shake lifts the monkey out of reach
+        "Piano": (11, 12, 0.0, 0.0),
+    }
+    for name, (tall, monkey, window, chance) in expected.items():
+        row = rows[ACTIONS.build[card(name)]]
+        assert row[MOVE_KIND_AT + MOVE_BUILD] == 1.0
+        assert row[AFTER_AT : AFTER_AT + 4] == pytest.approx(
+            [tall / 30, monkey / 20, window, chance]
+        )
+    assert rows[ACTIONS.skip_build, AFTER_AT] == pytest.approx(8 / 30)  # building nothing
+    assert not move_rows(game, state, 1).any()  # a seat that does not decide sees no moves
+
+
+def test_move_features_show_each_attack_and_defense_chance_and_expected_fall():
+    from jungle_envs.games.spank_the_monkey.config import ATTACK_AT
+    from jungle_envs.games.spank_the_monkey.state import NO_CARD
+    from jungle_envs.games.spank_the_monkey.tables import ATTACK_CHOICE, ATTACK_LEVEL
+
+    towers = {1: ["Old Fridge", ("Piano", 0, "Ivy"), "Surfboard"]}  # strengths 4, 4+2, 2
+    hands = {0: ["Dynamite"], 1: ["Wok", "Guard Dog"]}
+    dynamite = card("Dynamite")  # throw, strength 4
+    # Level 0 falls for sure and takes, on the collapse roll, the Piano (4-6) and the
+    # Surfboard (6) along: 2 + 3 * 3/6 + 1 * 1/6 tower height in expectation.
+    falls = [2 + 3 * 3 / 6 + 1 / 6, 3 + 1 * 3 / 6, 1.0]
+    chances = [1.0, 5 / 6, 1.0]  # a die of 1+, 2+ (the Ivy) and 1+ beats each level
+    game, state = position(hands, towers, phase=ATTACK_CHOICE, move_features=True)
+    best = move_rows(game, state, 0)[ACTIONS.attack[dynamite]]
+    assert best[ATTACK_AT : ATTACK_AT + 2] == pytest.approx([1.0, falls[0] / 10])
+    game, state = position(
+        hands, towers, phase=ATTACK_LEVEL, attack=[dynamite, 1, -1, NO_CARD, 0], move_features=True
+    )
+    rows = move_rows(game, state, 0)
+    for level in range(3):
+        row = rows[ACTIONS.level[level]]
+        assert row[ATTACK_AT : ATTACK_AT + 2] == pytest.approx([chances[level], falls[level] / 10])
+        assert row[ATTACK_AT + 3] == pytest.approx(6 / 30)  # the target's tower height
+    game, state = position(
+        hands, towers, phase=DEFEND, attack=[dynamite, 1, 1, NO_CARD, 0], move_features=True
+    )
+    rows = move_rows(game, state, 1)  # the defender decides
+    defended = {
+        ACTIONS.defend[card("Wok")]: 2 / 6,  # +3: a 5+ is needed
+        ACTIONS.defend[card("Guard Dog")]: 0.0,  # the attack is called off
+        ACTIONS.no_defense: 5 / 6,
+    }
+    for action, chance in defended.items():
+        assert rows[action, ATTACK_AT : ATTACK_AT + 2] == pytest.approx([chance, falls[1] / 10])
+    assert not move_rows(game, state, 0).any()

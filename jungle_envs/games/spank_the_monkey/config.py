@@ -83,6 +83,42 @@ LAYOUT = Layout(
 )
 
 
+# With the move_features option, per action (row i for action i, all zero unless the
+# observer decides now): legal; what kind of action it is (11: draw a second card, build,
+# reinforce, attack card, special card, target seat, target level, defend, spank, discard,
+# pass); the card it plays, if any (kind one-hot: junk, reinforcement, attack, defense,
+# special; height / 4; strength / 12); my tower height / 30 and the monkey / 20 after it,
+# whether I am then in the spank window and the chance a spank then hits; for an attack
+# (its best target level by expected fall), a target or a defense: the chance the attack
+# succeeds, the tower height it takes down in expectation / 10 (collapse roll averaged),
+# whether the target is in the spank window and its height / 30.
+MOVE_KINDS = (
+    "draw", "build", "reinforce", "attack", "special", "seat", "level", "defend", "spank",
+    "discard", "pass",
+)  # fmt: skip
+(MOVE_DRAW, MOVE_BUILD, MOVE_REINFORCE, MOVE_ATTACK, MOVE_SPECIAL, MOVE_SEAT, MOVE_LEVEL,
+ MOVE_DEFEND, MOVE_SPANK, MOVE_DISCARD, MOVE_PASS) = range(len(MOVE_KINDS))  # fmt: skip
+MOVE_KIND_AT = 1
+CARD_KIND_AT = MOVE_KIND_AT + len(MOVE_KINDS)  # 5 card kinds, then height, strength
+AFTER_AT = CARD_KIND_AT + 7  # my height, monkey, in window, spank chance
+ATTACK_AT = AFTER_AT + 4  # success chance, expected fall, target in window, target height
+MOVE_FEATURES = ATTACK_AT + 4
+MOVES_LAYOUT = Layout(
+    [
+        *LAYOUT.pieces,
+        Piece(
+            "moves",
+            (len(ACTIONS.names), MOVE_FEATURES),
+            "option `move_features` only, per action (all zero unless the observer decides "
+            "now): legal, action kind (11), card kind (5), card height / 4, card strength / "
+            "12, after it: my height / 30, monkey / 20, in the spank window, spank chance; "
+            "the attack's success chance, expected fall / 10, target in window, target "
+            "height / 30",
+        ),
+    ]
+)
+
+
 def _check_deck(value: Any) -> dict[str, int]:
     if not isinstance(value, Mapping):
         raise TypeError(f"expected a mapping card name -> copies, got {value!r}")
@@ -105,6 +141,12 @@ def _check_int(minimum: int):
         return value
 
     return check
+
+
+def _check_flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected True or False, got {value!r}")
+    return value
 
 
 SPEC = GameSpec(
@@ -131,6 +173,13 @@ SPEC = GameSpec(
             "a Banana Peel never takes the monkey lower",
             _check_int(0),
         ),
+        Option(
+            "move_features",
+            False,
+            "add, per action, what it would do (heights, spank and attack chances)",
+            _check_flag,
+            observation_only=True,
+        ),
     ),
 )
 
@@ -146,6 +195,7 @@ class Config:
     deck_counts: tuple[int, ...]  # copies per card type, in table order
     max_copies: int  # the most copies of any card (at least 1): the hand and pile scale
     monkey_start: int  # monkey_base minus the players
+    move_features: bool  # option: the observation shows what each action would do
     layout: Layout  # the observation
 
     @property
@@ -173,5 +223,6 @@ def make_config(num_players: int, options: Mapping[str, Any]) -> Config:
         deck_counts=deck_counts,
         max_copies=max(max(deck_counts), 1),
         monkey_start=monkey_start,
-        layout=LAYOUT,
+        move_features=options["move_features"],
+        layout=MOVES_LAYOUT if options["move_features"] else LAYOUT,
     )

@@ -25,7 +25,7 @@ import numpy as np
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.twin import TwinUnavailable
 from jungle_envs.games.spank_the_monkey.compiled.tables import HEIGHT
-from jungle_envs.games.spank_the_monkey.config import LAYOUT, Config
+from jungle_envs.games.spank_the_monkey.config import LAYOUT, MOVES_LAYOUT, Config
 from jungle_envs.games.spank_the_monkey.state import SpankState
 from jungle_envs.games.spank_the_monkey.tables import ACTIONS, HAND_SIZE, JUNK_TYPES, NUM_TYPES
 
@@ -66,6 +66,7 @@ OBS_ATTACK_DEFENSE = LAYOUT.offset("attack_defense")
 OBS_ATTACK_REDIRECTED = LAYOUT.offset("attack_redirected")
 OBS_DISCARDS_LEFT = LAYOUT.offset("discards_left")
 OBS_PLAYERS = LAYOUT.offset("players")
+OBS_MOVES = MOVES_LAYOUT.offset("moves")  # with the move_features option only
 
 # Named as the module attribute so that numba's cache pickles it by reference.
 SpankTwinConfig = namedtuple(
@@ -73,7 +74,7 @@ SpankTwinConfig = namedtuple(
     [
         "num_players", "num_actions", "obs_size", "row_size",
         "deck_counts", "total_cards", "max_copies", "monkey_start", "monkey_floor",
-        "levels", "draws_cap",
+        "levels", "draws_cap", "move_features",
         # offsets into the row
         "phase", "player", "monkey", "after_draws", "discards_left", "winner", "turns",
         "discard_len", "draws_len", "queue_len", "attack_len",
@@ -85,7 +86,7 @@ TwinConfig = SpankTwinConfig
 
 
 def make_twin_config(config: Config) -> TwinConfig:
-    if config.layout.pieces != LAYOUT.pieces:
+    if config.layout.pieces != (MOVES_LAYOUT if config.move_features else LAYOUT).pieces:
         raise TwinUnavailable("the twin writes only the game's own observation layout")
     n, counts = config.num_players, [int(c) for c in config.deck_counts]
     total = sum(counts)
@@ -125,6 +126,7 @@ def make_twin_config(config: Config) -> TwinConfig:
         monkey_floor=int(config.monkey_floor),
         levels=levels,
         draws_cap=draws_cap,
+        move_features=bool(config.move_features),
         **at,
     )
 
