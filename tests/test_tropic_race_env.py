@@ -158,3 +158,44 @@ def test_observations_stay_in_the_space_for_any_number_of_monkeys(engine, player
         if engine == "compiled":  # and the twin's observations are the reference's, bit for bit
             report = lockstep.run("TropicRace", players, 3, first_seed=monkeys, monkeys=monkeys)
             assert report.games == 3 and report.decisions > 0
+
+
+# --- the move_features option: what each action would do -----------------------------------
+def move_rows(game, state, seat):
+    from jungle_envs.games.tropic_race.config import MOVE_FEATURES
+
+    return game.config.layout.split(game.observe(state, seat))["moves"].reshape(-1, MOVE_FEATURES)
+
+
+def test_move_features_mark_homecomings_extra_turns_pushes_and_the_best_move():
+    game, state = position(
+        {0: ["FB3", "B3", "B5"]}, lion="B9", phase=MOVE, steps=1, move_features=True
+    )
+    rows = move_rows(game, state, 0)
+    legal = game.legal_actions(state)
+    assert set(np.flatnonzero(rows[:, 0])) == set(legal)
+    names = game.spec.action_names
+    ends = {a: names[a].split("->")[1] for a in legal}
+    assert {"GOAL", "B2", "B4"} <= set(ends.values())  # home, a die field, an arrow field
+    for action, end in ends.items():
+        assert rows[action, 8] == (end == "GOAL")  # a monkey home
+        assert rows[action, 9] == (end in ("T2", "B2", "B8"))  # an extra turn at once
+        assert rows[action, 10] == (end in ("B4", "B6"))  # pushes the river
+    home = MOVE_INDEX[(LOC["FB3"], LOC["GOAL"])]
+    assert rows[home, 3] == 1.0  # a monkey at home is worth most
+    heuristic = game.heuristic_policy().act(game.observe(state, 0), game.legal_mask(state), None)
+    assert heuristic == home and rows[home, 5] == 1.0 and rows[home, 6] == 0.0
+    assert all(rows[a, 6] > 0 for a in legal if rows[a, 5] == 0)  # the others fall short
+    assert not move_rows(game, state, 1).any()  # the seat that waits sees no moves
+
+
+def test_move_features_count_the_monkeys_a_lion_walk_sends_home():
+    game, state = position({0: ["B7"], 1: ["B3"]}, lion="B5", phase=5, move_features=True)
+    rows = move_rows(game, state, 0)
+    per = game.config.monkeys_per_player
+    walks = {name.removeprefix("lion to "): a for a, name in enumerate(game.spec.action_names)
+             if name.startswith("lion to ")}  # fmt: skip
+    assert rows[walks["B1"], 1] == 1.0
+    assert rows[walks["B1"], 11:13] == pytest.approx([0.0, 1 / per])  # the rival's, on B3
+    assert rows[walks["B9"], 11:13] == pytest.approx([1 / per, 0.0])  # mine, on B7
+    assert rows[walks["B1"], 5] == 1.0  # the heuristic's choice is the best-marked

@@ -30,7 +30,7 @@ def test_twin_plays_every_step_like_the_reference(name, players):
 # Observation options the twin writes too: what each move would do, for the seat to move.
 MOVE_FEATURE_CASES = [
     pytest.param(name, players, id=f"{name}-{players}p-move_features")
-    for name in ("JungleSweep", "ElephantFestival", "SpankTheMonkey")
+    for name in GAMES
     for players in (2, 4)
 ]
 

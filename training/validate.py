@@ -365,7 +365,7 @@ def check_config(config: Any) -> None:
     if config["policy"] == "moves" and config["env_options"].get("move_features") is not True:
         raise ConfigError(
             "policy 'moves' scores each action from its move features: set "
-            "env_options.move_features=true (Jungle Sweep, Spank the Monkey, Elephant Festival)"
+            "env_options.move_features=true"
         )
     ppo = config["ppo"]
     rollout = ppo["n_steps"] * config["n_envs"]

@@ -72,6 +72,40 @@ LAYOUT = Layout(
 )
 
 
+# With the move_features option, per action (row i for action i, all zero unless the
+# observer decides now): legal; a lion walk; for a monkey move, the heuristic's progress of
+# that monkey before and after it (steps to GOAL over today's river, penalties for tiles
+# about to leave and dead ends, scaled from [-20, 40]); the heuristic's one-ply standing
+# after the action (my progress minus the best rival's, pushes averaged, an extra turn
+# counted; from [-80, 80]); whether that standing is the best of the legal actions and how
+# far below the best it is (/ 40, at most 1); whether it wins the game, brings a monkey
+# home, gives an extra turn or pushes the river; and the monkeys it sends to START, mine
+# and the rivals' (/ monkeys per player).
+MOVE_FEATURES = 13
+PROGRESS_LOW, PROGRESS_SPAN = -20.0, 60.0
+STANDING_SPAN = 80.0  # the standing column: [-80, 80] -> [0, 1]
+GAP_SPAN = 40.0
+MOVES_LAYOUT = Layout(
+    [
+        *LAYOUT.pieces,
+        Piece(
+            "moves",
+            (len(ACTION_NAMES), MOVE_FEATURES),
+            "option `move_features` only, per action (all zero unless the observer decides "
+            "now): legal, lion walk, moved monkey's progress before and after, standing "
+            "after, best, gap to the best, wins, monkey home, extra turn, push, my monkeys "
+            "sent home, rivals' monkeys sent home",
+        ),
+    ]
+)
+
+
+def _check_flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected True or False, got {value!r}")
+    return value
+
+
 def _check_die(value: Any) -> list[str]:
     if isinstance(value, str) or not isinstance(value, Sequence) or not value:
         raise TypeError(f"expected a list of faces, got {value!r}")
@@ -147,6 +181,13 @@ SPEC = GameSpec(
             "monkeys per player (None: 6/5/4/4 for 2/3/4/5 players)",
             _check_monkeys,
         ),
+        Option(
+            "move_features",
+            False,
+            "add, per action, what it would do (progress, standing, extra turns, captures)",
+            _check_flag,
+            observation_only=True,
+        ),
     ),
 )
 
@@ -173,7 +214,8 @@ class Config:
     die_counts: tuple[int, ...]  # faces per outcome code
     max_steps: int  # the largest number face (1 if none)
     field_features: np.ndarray  # the observation's ``fields`` piece (read-only float32)
-    layout: Layout  # the observation (``LAYOUT``)
+    move_features: bool  # option: the observation shows what each action would do
+    layout: Layout  # the observation (``LAYOUT``, or ``MOVES_LAYOUT`` with move_features)
 
     @property
     def observation_size(self) -> int:
@@ -211,5 +253,6 @@ def make_config(num_players: int, options: Mapping[str, Any]) -> Config:
         die_counts=tuple(faces[code] for code in outcomes),
         max_steps=max([code for code in faces if code <= MAX_NUMBER] + [1]),
         field_features=features,
-        layout=LAYOUT,
+        move_features=options["move_features"],
+        layout=MOVES_LAYOUT if options["move_features"] else LAYOUT,
     )

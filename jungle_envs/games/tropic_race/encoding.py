@@ -11,15 +11,30 @@ from __future__ import annotations
 
 import numpy as np
 
-from jungle_envs.games.tropic_race.config import MIN_PLAYERS, Config
+from jungle_envs.games.tropic_race import rules
+from jungle_envs.games.tropic_race.config import (
+    GAP_SPAN,
+    MIN_PLAYERS,
+    MOVE_FEATURES,
+    PROGRESS_LOW,
+    PROGRESS_SPAN,
+    STANDING_SPAN,
+    Config,
+)
 from jungle_envs.games.tropic_race.state import TropicRaceState
 from jungle_envs.games.tropic_race.tables import (
+    GAME_OVER,
+    GOAL,
     LAND,
     LION,
+    LION_ACTION,
     MOVE,
+    MOVES,
     NO_TILE,
     NUM_LOCATIONS,
+    PUSH,
     ROLL,
+    START,
     THEN_STEP_ONE,
     TILE_TURTLES,
 )
@@ -57,7 +72,56 @@ def observe(config: Config, state: TropicRaceState, seat: int, out=None) -> np.n
         obs[phase_at + 1] = 1.0
     obs[layout.offset("players") + n - MIN_PLAYERS] = 1.0
     obs[layout["fields"]] = config.field_features
+    if config.move_features and rules.current_player(config, state) == seat:
+        write_move_features(config, state, seat, obs)
     return obs
+
+
+def write_move_features(config: Config, state: TropicRaceState, seat: int, obs: np.ndarray) -> None:
+    """The ``moves`` piece for the seat deciding now (see ``config.MOVE_FEATURES``). The
+    standing and progress are the heuristic's, from the position it reads off this same
+    observation, so a learner starts from what the heuristic knows."""
+    from jungle_envs.games.tropic_race.heuristic import TropicRaceHeuristic, distances_to_goal
+
+    heuristic = TropicRaceHeuristic(config)
+    view = decode(config, obs)  # the moves piece is still empty: decode ignores it
+    actions = rules.legal_actions(config, state)
+    standing = {action: heuristic.after(view, action) for action in actions}
+    best = max(standing.values())
+    slots = tuple(state.slots)
+    dist = distances_to_goal(slots)
+    per, moves = config.monkeys_per_player, config.layout.offset("moves")
+    homes = [m.count(START) for m in state.monkeys]
+    for action in actions:
+        at = moves + action * MOVE_FEATURES
+        obs[at] = 1.0
+        if action >= LION_ACTION:
+            obs[at + 1] = 1.0
+        else:
+            origin, end = MOVES[action]
+            land = START if end == state.lion else end
+            for column, loc in ((2, origin), (3, land)):
+                worth = heuristic.progress(loc, slots, dist)
+                obs[at + column] = scaled(worth, PROGRESS_LOW, PROGRESS_SPAN)
+        value = standing[action]
+        obs[at + 4] = scaled(value, -STANDING_SPAN, 2 * STANDING_SPAN)
+        obs[at + 5] = float(value == best)
+        obs[at + 6] = min(best - value, GAP_SPAN) / GAP_SPAN
+        child = state.copy()
+        rules.apply_action(config, child, action)
+        obs[at + 7] = float(child.phase == GAME_OVER)
+        obs[at + 8] = float(child.monkeys[seat].count(GOAL) > state.monkeys[seat].count(GOAL))
+        obs[at + 9] = float(child.phase == ROLL and child.player == seat)
+        obs[at + 10] = float(child.phase == PUSH)
+        sent = [m.count(START) - home for m, home in zip(child.monkeys, homes, strict=True)]
+        obs[at + 11] = min(max(sent[seat], 0) / per, 1.0)
+        rivals = sum(max(k, 0) for other, k in enumerate(sent) if other != seat)
+        obs[at + 12] = min(rivals / per, 1.0)
+
+
+def scaled(value: float, low: float, span: float) -> float:
+    """``value`` from [low, low + span] to [0, 1], clipped."""
+    return min(max(value - low, 0.0), span) / span
 
 
 def decode(config: Config, observation: np.ndarray) -> TropicRaceState:

@@ -10,20 +10,49 @@ import numpy as np
 
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.games.tropic_race.compiled.board import TILE_FAR, TILE_NEAR
-from jungle_envs.games.tropic_race.compiled.rules import KINDS, location_table
+from jungle_envs.games.tropic_race.compiled.heuristic import after, progress, seen_from
+from jungle_envs.games.tropic_race.compiled.rules import (
+    KINDS,
+    MOVE_FROM,
+    MOVE_TO,
+    apply_action,
+    current_player,
+    legal_mask,
+    location_table,
+)
 from jungle_envs.games.tropic_race.compiled.state import (
     OBS_FIELDS,
     OBS_LION,
     OBS_MONKEYS,
+    OBS_MOVES,
     OBS_PHASE,
     OBS_PLAYERS,
     OBS_RIVER,
     OBS_STEPS,
     OBS_SUPPLY,
 )
-from jungle_envs.games.tropic_race.config import MIN_PLAYERS
+from jungle_envs.games.tropic_race.config import (
+    GAP_SPAN,
+    MIN_PLAYERS,
+    MOVE_FEATURES,
+    PROGRESS_LOW,
+    PROGRESS_SPAN,
+    STANDING_SPAN,
+)
 from jungle_envs.games.tropic_race.encoding import LAND_INDEX
-from jungle_envs.games.tropic_race.tables import LION, MOVE, NO_TILE, NUM_LOCATIONS, SLOTS
+from jungle_envs.games.tropic_race.tables import (
+    GAME_OVER,
+    GOAL,
+    LION,
+    LION_ACTION,
+    MOVE,
+    NO_TILE,
+    NUM_LOCATIONS,
+    PUSH,
+    ROLL,
+    SLOTS,
+    START,
+)
 
 LAND_AT = location_table(LAND_INDEX.items())
 
@@ -57,3 +86,65 @@ def observe(cfg, s, seat, obs):
     obs[OBS_PLAYERS + n - MIN_PLAYERS] = 1.0
     for i in range(cfg.field_features.shape[0]):
         obs[OBS_FIELDS + i] = cfg.field_features[i]
+    if cfg.move_features and current_player(cfg, s) == seat:
+        write_move_features(cfg, s, seat, obs)
+
+
+@kernel(inline=True)
+def scaled(value, low, span):
+    return min(max(value - low, 0.0), span) / span
+
+
+@kernel
+def count_at(cfg, s, seat, loc):
+    count, base = 0, cfg.seats + seat * cfg.monkeys
+    for i in range(cfg.monkeys):
+        count += s[base + i] == loc
+    return count
+
+
+@kernel
+def write_move_features(cfg, s, seat, obs):
+    """``encoding.write_move_features``: the ``moves`` piece for the seat deciding now."""
+    mask = np.zeros(cfg.num_actions, dtype=np.bool_)
+    legal_mask(cfg, s, mask)
+    rows = np.empty((4, s.shape[0]), dtype=s.dtype)
+    view, child, pushed, played = rows[0], rows[1], rows[2], rows[3]
+    seen_from(cfg, s, seat, view)
+    standing = np.zeros(cfg.num_actions)
+    best = -np.inf
+    for action in range(cfg.num_actions):
+        if mask[action]:
+            standing[action] = after(cfg, view, child, pushed, action)
+            best = max(best, standing[action])
+    n, per = cfg.num_players, cfg.monkeys
+    for action in range(cfg.num_actions):
+        if not mask[action]:
+            continue
+        at = OBS_MOVES + action * MOVE_FEATURES
+        obs[at] = 1.0
+        if action >= LION_ACTION:
+            obs[at + 1] = 1.0
+        else:
+            origin, end = MOVE_FROM[action], MOVE_TO[action]
+            land = START if end == s[cfg.lion] else end
+            obs[at + 2] = scaled(progress(cfg, s, origin), PROGRESS_LOW, PROGRESS_SPAN)
+            obs[at + 3] = scaled(progress(cfg, s, land), PROGRESS_LOW, PROGRESS_SPAN)
+        value = standing[action]
+        obs[at + 4] = scaled(value, -STANDING_SPAN, 2 * STANDING_SPAN)
+        obs[at + 5] = value == best
+        obs[at + 6] = min(best - value, GAP_SPAN) / GAP_SPAN
+        played[:] = s
+        apply_action(cfg, played, action)
+        obs[at + 7] = played[cfg.phase] == GAME_OVER
+        obs[at + 8] = count_at(cfg, played, seat, GOAL) > count_at(cfg, s, seat, GOAL)
+        obs[at + 9] = played[cfg.phase] == ROLL and played[cfg.player] == seat
+        obs[at + 10] = played[cfg.phase] == PUSH
+        rivals = 0
+        for other in range(n):
+            sent = max(count_at(cfg, played, other, START) - count_at(cfg, s, other, START), 0)
+            if other == seat:
+                obs[at + 11] = min(sent / per, 1.0)
+            else:
+                rivals += sent
+        obs[at + 12] = min(rivals / per, 1.0)

@@ -18,7 +18,7 @@ from collections import namedtuple
 import numpy as np
 
 from jungle_envs.core.compiled.twin import TwinUnavailable
-from jungle_envs.games.tropic_race.config import LAYOUT, Config
+from jungle_envs.games.tropic_race.config import LAYOUT, MOVES_LAYOUT, Config
 from jungle_envs.games.tropic_race.state import TropicRaceState
 from jungle_envs.games.tropic_race.tables import (
     ACTION_NAMES,
@@ -40,6 +40,7 @@ OBS_PHASE = LAYOUT.offset("phase")
 OBS_STEPS = LAYOUT.offset("steps")
 OBS_PLAYERS = LAYOUT.offset("players")
 OBS_FIELDS = LAYOUT.offset("fields")
+OBS_MOVES = MOVES_LAYOUT.offset("moves")  # with the move_features option only
 # The heuristic reads counts from the state where the reference decodes them from float32
 # observations; both agree only while that decoding is exact, which holds (checked for
 # every count) up to these sizes.
@@ -53,7 +54,7 @@ TropicRaceTwinConfig = namedtuple(
         "num_players", "num_actions", "obs_size", "row_size",
         "monkeys", "lion_start", "total_tiles",
         "tile_mix", "die_outcomes", "die_counts", "die_field", "arrow_field",
-        "field_features",
+        "field_features", "move_features",
         # offsets into the row
         "phase", "player", "lion", "steps", "then", "volcano", "rolls",
         "slots", "supply", "seats",
@@ -64,7 +65,7 @@ TwinConfig = TropicRaceTwinConfig
 
 
 def make_twin_config(config: Config) -> TwinConfig:
-    if config.layout.pieces != LAYOUT.pieces:
+    if config.layout.pieces != (MOVES_LAYOUT if config.move_features else LAYOUT).pieces:
         raise TwinUnavailable("the twin writes only the game's own observation layout")
     per, total = config.monkeys_per_player, sum(config.tile_mix)
     if per > MAX_MONKEYS_PER_PLAYER:
@@ -107,6 +108,7 @@ def make_twin_config(config: Config) -> TwinConfig:
         die_field=die_field,
         arrow_field=arrow_field,
         field_features=features,
+        move_features=bool(config.move_features),
         **at,
     )
 
