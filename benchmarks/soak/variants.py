@@ -60,6 +60,7 @@ def _spank_variants() -> tuple[Variant, ...]:
         fixed("deck_junk_only", deck=_spank_deck(lambda c: c.copies if c.kind == JUNK else 0)),
         # junk is at its maximum already (every level of the tallest tower): the rest x4
         fixed("deck_x4", deck=_spank_deck(lambda c: c.copies * (1 if c.kind == JUNK else 4))),
+        fixed("move_features", move_features=True),
     )
 
 
@@ -80,6 +81,7 @@ def _tropic_variants() -> tuple[Variant, ...]:
         fixed("tiles_100", tile_mix={"bridge": 40, "near_only": 20, "far_only": 20, "empty": 20}),
         fixed("fields_none", lion_start=land[0], die_fields=[], arrow_fields=[]),
         fixed("fields_all", lion_start=land[-1], die_fields=land[1:], arrow_fields=[land[0]]),
+        fixed("move_features", move_features=True),
     )
 
 
