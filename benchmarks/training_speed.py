@@ -1,10 +1,12 @@
 """Training throughput before and after the compiled core: MaskablePPO steps per second.
 
     python -m benchmarks.training_speed [--game NAME ...] [--seconds 90] [--players 4]
-        [--json FILE]
+        [--policy config|moves|mlp] [--json FILE]
 
 For each game, the game's config (``training/configs``: env options, policy, network,
-epochs, batch; the move-scoring policy where the config has ``"policy": "moves"``) trains
+epochs, batch; the move-scoring policy where the config has ``"policy": "moves"``;
+``--policy moves`` or ``mlp`` sets the policy for every game, ``moves`` with the game's
+``move_features`` option) trains
 for ``--seconds`` of wall time on each set-up (``--setup``; both by default), in one run on
 one machine:
 
@@ -45,12 +47,27 @@ class StopAfter(BaseCallback):
         return time.perf_counter() - self.started < self.seconds
 
 
+def game_config(game: str, policy: str = "config") -> dict:
+    """The game's training config, with ``policy`` ("moves", "mlp") put in where not
+    "config"; "moves" turns the game's move features on, "mlp" off."""
+    config = load_config(f"jungle_envs/{game}-v0")
+    if policy != "config":
+        options = {**config["env_options"], "move_features": policy == "moves"}
+        config = {**config, "policy": policy, "env_options": options}
+    return config
+
+
 def measure(
-    game: str, setup: str, seconds: float, players: int, threads: int | None = None
+    game: str,
+    setup: str,
+    seconds: float,
+    players: int,
+    threads: int | None = None,
+    policy: str = "config",
 ) -> float:
     """Steps/s of the game's config on ``setup``; ``threads`` PyTorch threads (None: the
-    training scripts' choice)."""
-    config = load_config(f"jungle_envs/{game}-v0")
+    training scripts' choice); ``policy`` as ``game_config`` takes it."""
+    config = game_config(game, policy)
     envs, steps = SETUPS[setup]
     venv = make_vec_env(
         config["env"], n_envs=envs, seed=0, subprocess=setup == "python",
@@ -77,6 +94,8 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seconds", type=float, default=90.0, help="training time per game")
     parser.add_argument("--players", type=int, default=4, help="player count")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--policy", choices=["config", "moves", "mlp"], default="config",
+                        help="the policy of every game (config: each game's own)")  # fmt: skip
     parser.add_argument("--setup", choices=[*SETUPS, "both"], default="both",
                         help="which env set-up to time")  # fmt: skip
     args = parser.parse_args(argv)
@@ -86,9 +105,12 @@ def main(argv: list[str] | None = None) -> dict:
           + (" | ratio |" if len(setups) == 2 else " |"))  # fmt: skip
     print("| --- " * (2 + len(setups) + (len(setups) == 2)) + "|")
     for game in args.game:
-        rates = {setup: measure(game, setup, args.seconds, args.players) for setup in setups}
+        rates = {
+            setup: measure(game, setup, args.seconds, args.players, policy=args.policy)
+            for setup in setups
+        }
         results[game] = rates
-        policy = load_config(f"jungle_envs/{game}-v0").get("policy") or "mlp"
+        policy = game_config(game, args.policy).get("policy") or "mlp"
         cells = [f"{rates[s]:,.0f}" for s in setups]
         if len(setups) == 2:
             cells.append(f"{rates['compiled'] / rates['python']:.2f}x")

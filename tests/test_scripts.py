@@ -113,6 +113,20 @@ def test_training_speed_trains_the_configs_move_policy_on_one_setup(capsys):
     assert "| JungleSweep | moves |" in capsys.readouterr().out
 
 
+def test_training_speed_puts_the_move_policy_on_a_game_whose_config_has_none(capsys):
+    pytest.importorskip("sb3_contrib")
+    from benchmarks import training_speed
+
+    config = training_speed.game_config("SpankTheMonkey", "moves")
+    assert config["policy"] == "moves" and config["env_options"]["move_features"] is True
+    results = training_speed.main(
+        ["--game", "SpankTheMonkey", "--seconds", "1", "--players", "2", "--setup", "compiled",
+         "--policy", "moves"]
+    )  # fmt: skip
+    assert results["SpankTheMonkey"]["compiled"] > 0
+    assert "| SpankTheMonkey | moves |" in capsys.readouterr().out
+
+
 def test_own_script_times_every_setup_on_the_requested_steps(tmp_path, capsys):
     pytest.importorskip("sb3_contrib")
     from benchmarks import own_script
