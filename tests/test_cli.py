@@ -19,6 +19,7 @@ COMMANDS = [
     "training.ladder",
     "training.demo",
     "training.ship",
+    "training.allseat",
     "benchmarks.step_speed",
     "benchmarks.peers",
     "benchmarks.compiled",

@@ -1,0 +1,120 @@
+"""Self-play at kernel speed (``training.allseat``): lanes, the trainer and its command."""
+
+from __future__ import annotations
+
+import argparse
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from training import allseat
+from training.lanes import LaneBuffer
+
+
+def decide(lanes, env, seat, value, action=0):
+    obs = np.full((1, 3), float(seat), dtype=np.float32)
+    mask = np.ones((1, 2), dtype=bool)
+    lanes.decide(np.array([env]), np.array([seat]), obs, mask, np.array([action]),
+                 np.array([value]), np.array([-0.7]))  # fmt: skip
+
+
+def test_a_seats_decisions_chain_along_its_lane_and_end_with_its_game():
+    lanes = LaneBuffer(num_envs=1, num_players=2, obs_size=3, num_actions=2, capacity=16)
+    decide(lanes, 0, 0, 0.5)  # decision 0: seat 0
+    decide(lanes, 0, 1, 0.2)  # decision 1: seat 1
+    decide(lanes, 0, 0, 0.6)  # decision 2: seat 0 again, which closes decision 0
+    lanes.earn(np.array([[1.0, -1.0]]), np.array([0, 1]))  # the game's last step pays
+    lanes.end_games(np.array([0]))
+    order, advantages = lanes.advantages(gamma=1.0, lam=0.5)
+    assert order.tolist() == [0, 2, 1]  # in the order they closed
+    assert lanes.successor[0] == 2 and lanes.next_values[0] == pytest.approx(0.6)
+    assert lanes.final[[1, 2]].all() and not lanes.final[0]
+    expected = {2: 1.0 - 0.6, 1: -1.0 - 0.2}
+    expected[0] = 0.0 + 0.6 - 0.5 + 0.5 * expected[2]  # GAE along seat 0's lane
+    assert advantages.tolist() == pytest.approx([expected[0], expected[2], expected[1]])
+    assert (lanes.open == -1).all()
+
+
+def test_an_open_decision_and_its_reward_carry_into_the_next_rollout():
+    lanes = LaneBuffer(num_envs=2, num_players=2, obs_size=3, num_actions=2, capacity=16)
+    decide(lanes, 0, 0, 0.1)
+    decide(lanes, 1, 1, 0.3, action=1)
+    lanes.earn(np.array([[0.25, 0.0], [0.0, 0.5]]), np.array([0, 1]))
+    order, _ = lanes.advantages(gamma=1.0, lam=0.95)
+    assert len(order) == 0  # nothing closed yet: nothing to learn from
+    carried = lanes.carried()
+    assert carried.size == 2 and carried.num_closed == 0
+    at = carried.open[1, 1]
+    assert carried.actions[at] == 1 and carried.rewards[at] == 0.5 and carried.values[at] == 0.3
+    decide(carried, 1, 1, 0.4)  # the next rollout: the seat decides again
+    order, advantages = carried.advantages(gamma=1.0, lam=0.95)
+    assert order.tolist() == [at] and advantages[0] == pytest.approx(0.5 + 0.4 - 0.3)
+
+
+def small_model(game="TropicRace", players=2):
+    args = argparse.Namespace(game=game, players=players, init=None, option=[],
+                              learning_rate=1e-4, ent_coef=0.0, batch_size=64, epochs=1,
+                              threads=1, seed=0)  # fmt: skip
+    return allseat.build_model(args, f"jungle_envs/{game}-v0", {})
+
+
+def test_every_learner_decision_is_legal_and_a_finished_lane_is_paid_its_seats_return():
+    model = small_model()
+    trainer = allseat.AllSeatTrainer(model, "TropicRace", 2, ["learner", "learner"], {},
+                                     num_envs=8, rollout=600, seed=3)  # fmt: skip
+    trainer.collect()
+    lanes = trainer.lanes
+    order, advantages = lanes.advantages(model.gamma, model.gae_lambda)
+    assert len(order) >= 600 and np.isfinite(advantages).all()
+    assert lanes.masks[order, lanes.actions[order]].all()  # every action was legal
+    assert trainer.games > 0
+    finals = order[lanes.final[order]]
+    assert len(finals) == 2 * trainer.games  # both seats' lanes end with each game
+    assert set(lanes.rewards[finals].tolist()) <= {-1.0, 0.0, 1.0}  # the win reward
+    assert sorted(lanes.rewards[finals].tolist()) == sorted(trainer.final_returns)
+    middle = order[~lanes.final[order]]
+    assert (lanes.rewards[middle] == 0.0).all()  # the win reward pays only at the end
+    assert np.isin(lanes.successor[middle], np.arange(lanes.size)).all()
+
+
+def test_built_in_and_snapshot_seats_never_reach_the_lanes():
+    model = small_model(players=4)
+    seats = ["learner", "snapshot", "heuristic", "random"]
+    trainer = allseat.AllSeatTrainer(model, "TropicRace", 4, seats, {}, num_envs=8,
+                                     rollout=300, seed=5)  # fmt: skip
+    trainer.collect()
+    used = np.flatnonzero((trainer.lanes.open >= 0).any(axis=0))
+    assert used.tolist() == [0]  # only seat 0's lanes were opened
+    assert trainer.update()["n_updates"] >= 1
+
+
+def test_the_command_trains_and_saves_a_model_that_plays_as_an_opponent(tmp_path, capsys):
+    out = tmp_path / "run"
+    path = allseat.main(["--game", "TropicRace", "--players", "2", "--out", str(out),
+                         "--seats", "learner,snapshot", "--steps", "600", "--num-envs", "8",
+                         "--rollout", "300", "--batch-size", "64", "--snapshot-every", "1",
+                         "--checkpoint-every", "1"])  # fmt: skip
+    assert path.exists() and list((out / "checkpoints").glob("model-*.zip"))
+    assert "saved" in capsys.readouterr().out
+    assert "selfplay/steps_per_s" in (out / "progress.csv").read_text()
+    env = gym.make("jungle_envs/TropicRace-v0", num_players=2, opponents=str(path))
+    _, info = env.reset(seed=1)
+    for _ in range(2000):  # a whole game against the saved model
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        _, reward, terminated, truncated, info = env.step(action)
+        if terminated or truncated:
+            break
+    assert terminated and reward in (-1.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [("learner,pilot", "--seats needs 2"), ("snapshot", "at least one learner"),
+     ("learner,learner,learner", "--seats needs 2")],
+)  # fmt: skip
+def test_bad_seat_lists_are_refused(text, message):
+    with pytest.raises(ValueError, match=message):
+        allseat.parse_seats(text, 2)
