@@ -19,6 +19,7 @@ Needs the training extra (PyTorch, sb3-contrib).
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import gymnasium as gym
@@ -61,7 +62,9 @@ class MoveScoring(BaseFeaturesExtractor):
         self.from_move = nn.Linear(per_move, move_dim)
         self.from_state = nn.Linear(state_dim, move_dim, bias=False)
         self.score = nn.Linear(move_dim, 1)
-        self.other_actions = nn.Linear(state_dim, num_actions - num_moves)
+        with warnings.catch_warnings():  # no other actions where every action has a row
+            warnings.filterwarnings("ignore", "Initializing zero-element tensors")
+            self.other_actions = nn.Linear(state_dim, num_actions - num_moves)
         # A learned score per move, zero at the start: shared weights score equal rows
         # equally, and a teacher may still prefer one of them (Jungle Sweep's heuristic
         # takes the palm die among equally safe dice, to deny it to the next monkey).
