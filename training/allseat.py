@@ -16,9 +16,9 @@ Each seat is one of:
 Every learner seat of every game is a lane (``training.lanes``): a decision is paid what
 its seat earned until the seat's next decision, and its advantage is GAE along the lane.
 The PPO update is MaskablePPO's own, on a buffer of the closed decisions. The model is
-saved as ``OUT/model.zip`` (loads as ``opponents="ppo:OUT/model.zip"``), with checkpoints
-and ``OUT/progress.csv`` (rollout, steps, seconds, steps/s, games, mean final return of the
-learner's seats, the losses).
+saved as ``OUT/model.zip`` (loads as ``opponents="OUT/model.zip"``), with checkpoints
+and ``OUT/progress.csv`` (steps, seconds, steps/s, games, the mean final return of the
+learner's seats over the games that ended in the rollout (nan if none), the losses).
 """
 
 from __future__ import annotations
@@ -321,14 +321,14 @@ def main(argv: list[str] | None = None) -> Path:
                 ("seconds", round(seconds, 1)),
                 ("steps_per_s", round(trainer.steps / seconds)),
                 ("games", trainer.games),
-                ("final_return", float(np.mean(finals)) if finals else 0.0),
+                ("final_return", float(np.mean(finals)) if finals else float("nan")),
             ):
                 model.logger.record(f"selfplay/{key}", value)
             model.logger.dump(trainer.steps)
             print(
                 f"rollout {trainer.rollouts}: {trainer.steps:,} decisions, {seconds:.0f} s, "
                 f"{trainer.steps / seconds:,.0f}/s, final return "
-                f"{np.mean(finals) if finals else 0.0:+.3f}, "
+                f"{np.mean(finals) if finals else float('nan'):+.3f}, "
                 f"value loss {stats.get('value_loss', 0.0):.4f}",
                 flush=True,
             )
