@@ -9,6 +9,8 @@ The game has no hidden information, so ``decode`` gives back the position.
 
 from __future__ import annotations
 
+from collections import deque
+
 import numpy as np
 
 from jungle_envs.games.tropic_race import rules
@@ -23,6 +25,7 @@ from jungle_envs.games.tropic_race.config import (
 )
 from jungle_envs.games.tropic_race.state import TropicRaceState
 from jungle_envs.games.tropic_race.tables import (
+    FAR_TURTLE,
     GAME_OVER,
     GOAL,
     LAND,
@@ -30,10 +33,13 @@ from jungle_envs.games.tropic_race.tables import (
     LION_ACTION,
     MOVE,
     MOVES,
+    NEAR_TURTLE,
     NO_TILE,
     NUM_LOCATIONS,
     PUSH,
     ROLL,
+    SLOT_BANK,
+    SLOTS,
     START,
     THEN_STEP_ONE,
     TILE_TURTLES,
@@ -81,12 +87,9 @@ def write_move_features(config: Config, state: TropicRaceState, seat: int, obs: 
     """The ``moves`` piece for the seat deciding now (see ``config.MOVE_FEATURES``). The
     standing and progress are the heuristic's, from the position it reads off this same
     observation, so a learner starts from what the heuristic knows."""
-    from jungle_envs.games.tropic_race.heuristic import TropicRaceHeuristic, distances_to_goal
-
-    heuristic = TropicRaceHeuristic(config)
     view = decode(config, obs)  # the moves piece is still empty: decode ignores it
     actions = rules.legal_actions(config, state)
-    standing = {action: heuristic.after(view, action) for action in actions}
+    standing = {action: standing_after(config, view, action) for action in actions}
     best = max(standing.values())
     slots = tuple(state.slots)
     dist = distances_to_goal(slots)
@@ -101,7 +104,7 @@ def write_move_features(config: Config, state: TropicRaceState, seat: int, obs: 
             origin, end = MOVES[action]
             land = START if end == state.lion else end
             for column, loc in ((2, origin), (3, land)):
-                worth = heuristic.progress(loc, slots, dist)
+                worth = progress(loc, slots, dist)
                 obs[at + column] = scaled(worth, PROGRESS_LOW, PROGRESS_SPAN)
         value = standing[action]
         obs[at + 4] = scaled(value, -STANDING_SPAN, 2 * STANDING_SPAN)
@@ -155,3 +158,95 @@ def decode(config: Config, observation: np.ndarray) -> TropicRaceState:
         volcano=False,
         rolls=0,
     )
+
+
+# --- the heuristic's valuation (heuristic.py plays by it; move_features show it) ------------
+GOAL_VALUE = 30.0
+HOME_BONUS = 10.0  # a monkey in the goal is safe for good: worth more than its last step
+STEP_VALUE = 2.0
+NO_CROSSING_PENALTY = 6.0  # steps a monkey waits for a bridge when none is reachable
+LAST_SLOT_PENALTY = 10.0  # the tile in slot 5 leaves with the next push
+TRAPPED_VALUE = 2.0  # a near turtle without a far one: it can only be pushed off
+EXTRA_TURN_VALUE = 6.0
+WIN_VALUE = 1000.0
+
+
+def distances_to_goal(slots: tuple[int, ...]) -> list[float]:
+    """Steps from every location to GOAL over the current river (inf if no way)."""
+    back: list[list[int]] = [[] for _ in range(NUM_LOCATIONS)]
+    for loc in range(NUM_LOCATIONS):
+        for nxt in rules.forward(loc, slots):
+            back[nxt].append(loc)
+    dist = [float("inf")] * NUM_LOCATIONS
+    dist[GOAL] = 0.0
+    queue = deque([GOAL])
+    while queue:
+        loc = queue.popleft()
+        for prev in back[loc]:
+            if dist[prev] == float("inf"):
+                dist[prev] = dist[loc] + 1
+                queue.append(prev)
+    return dist
+
+
+def _bank_distances() -> list[float]:
+    """Steps from every location to the nearest bank field that enters a slot."""
+    dist = []
+    for loc in range(NUM_LOCATIONS):
+        best = float("inf")
+        for route in rules.routes(loc, (0,) * SLOTS):  # every turtle present
+            for k, field in enumerate(route):
+                if field in SLOT_BANK:
+                    best = min(best, k + 1.0)
+                    break
+        dist.append(0.0 if loc in SLOT_BANK else best)
+    return dist
+
+
+BANK_DISTANCE = _bank_distances()
+
+
+def standing_after(config: Config, state: TropicRaceState, action: int) -> float:
+    """Seat 0's standing after ``action`` in ``state`` (seat 0 on the move, as ``decode``
+    gives it): pushes averaged over the tiles that may come, an extra turn counted."""
+    child = state.copy()
+    rules.apply_action(config, child, action)
+    if child.phase == PUSH:
+        event = rules.chance_event(config, child)
+        total = 0.0
+        for tile, p in event.distribution().items():
+            pushed = child.copy()
+            rules.apply_chance(config, pushed, tile)
+            total += p * standing(config, pushed)
+        return total
+    extra_turn = child.phase == ROLL and child.player == 0
+    bonus = EXTRA_TURN_VALUE if extra_turn else 0.0
+    return standing(config, child) + bonus
+
+
+def standing(config: Config, state: TropicRaceState) -> float:
+    """Seat 0's standing: its progress minus the best opponent's."""
+    if state.phase == GAME_OVER:
+        winners = rules.winners(config, state)
+        return WIN_VALUE if winners == [0] else -WIN_VALUE if 0 not in winners else 0.0
+    slots = tuple(state.slots)
+    dist = distances_to_goal(slots)
+    totals = [sum(progress(loc, slots, dist) for loc in m) for m in state.monkeys]
+    return totals[0] - max(totals[1:])
+
+
+def progress(loc: int, slots: tuple[int, ...], dist: list[float]) -> float:
+    """What a monkey on ``loc`` is worth (see the heuristic's docstring)."""
+    if loc == GOAL:
+        return GOAL_VALUE + HOME_BONUS
+    if loc in NEAR_TURTLE or loc in FAR_TURTLE:
+        slot = (NEAR_TURTLE if loc in NEAR_TURTLE else FAR_TURTLE).index(loc)
+        if loc in NEAR_TURTLE and not TILE_TURTLES[slots[slot]][1]:
+            return TRAPPED_VALUE
+        penalty = LAST_SLOT_PENALTY if slot == SLOTS - 1 else 0.0
+        return GOAL_VALUE - STEP_VALUE * dist[loc] - penalty
+    steps = dist[loc]
+    if steps == float("inf"):
+        steps = BANK_DISTANCE[loc] + NO_CROSSING_PENALTY
+    value = GOAL_VALUE - STEP_VALUE * steps
+    return value if loc != START else value - STEP_VALUE

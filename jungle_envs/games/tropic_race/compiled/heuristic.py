@@ -22,7 +22,7 @@ from jungle_envs.games.tropic_race.compiled.rules import (
     home_count,
     location_table,
 )
-from jungle_envs.games.tropic_race.heuristic import (
+from jungle_envs.games.tropic_race.encoding import (
     BANK_DISTANCE,
     EXTRA_TURN_VALUE,
     GOAL_VALUE,
