@@ -76,6 +76,7 @@ def test_options_change_the_deck_and_the_monkey():
         ({"deck": {"Piano": -1}}, "ints >= 0"),
         ({"deck": {"Surfboard": 40}}, "at most 42 junk"),
         ({"monkey_base": 6}, "below its floor"),
+        ({"move_features": "yes"}, "True or False"),
     ],
 )
 def test_bad_options_are_refused(options, message):

@@ -72,6 +72,7 @@ def test_options_change_the_die_tiles_lion_fields_and_monkeys():
         ("lion_start", "NT3", "not a land field"),
         ("die_fields", ["B4"], "both a die and an arrow field"),
         ("monkeys", 0, "int >= 1"),
+        ("move_features", 1, "True or False"),
         ("die_faces", ["1", "LION"], "keep an ARROW"),
     ],
 )
