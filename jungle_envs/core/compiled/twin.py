@@ -24,9 +24,10 @@ def observation_offsets(layout: Layout, pieces: tuple[str, ...]) -> np.ndarray:
     """Where each of ``pieces`` starts in ``layout``'s observation (-1 for one the layout
     lacks), for a twin config's ``obs_at`` array, read as ``cfg.obs_at[OBS_<PIECE>]``.
 
-    One array, not one config field per piece: a kernel call passes a config tuple's
+    One field, not one config field per piece: a kernel call passes a config tuple's
     fields one by one, and fifteen more fields made Spank the Monkey's rules 20-25% slower
-    (measured with ``python -m benchmarks.peers``)."""
+    (measured with ``python -m benchmarks.peers``). Elephant Festival stores it as a tuple:
+    an array in a config costs every kernel call a reference count."""
     offsets = layout.offsets()
     unknown = sorted(set(offsets) - set(pieces))
     if unknown:

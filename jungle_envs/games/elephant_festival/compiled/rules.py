@@ -68,11 +68,26 @@ def absolute_kind(relative, seat):
     return ((relative // TYPES + seat) % NUM_COLORS) * TYPES + relative % TYPES
 
 
+ROW_STEP = np.array([step for step, _ in DIRECTIONS], dtype=np.int64)
+COL_STEP = np.array([step for _, step in DIRECTIONS], dtype=np.int64)
+
+
+@kernel(inline=True)
+def neighbour(cfg, cell, direction):
+    """``rules.neighbour_table``'s entry, computed: as a table in the config it would be an
+    array, and an array in the config costs every kernel call a reference count."""
+    row = cell // cfg.grid + ROW_STEP[direction]
+    col = cell % cfg.grid + COL_STEP[direction]
+    if 0 <= row < cfg.grid and 0 <= col < cfg.grid:
+        return row * cfg.grid + col
+    return -1
+
+
 @kernel(inline=True)
 def spot_cell(cfg, mine, other, direction):
     """The cell a tile goes to beside the elephant on ``mine``, or -1 where it may not:
     off the ground, the start tile, or under the other elephant."""
-    cell = cfg.neighbours[mine, direction]
+    cell = neighbour(cfg, mine, direction)
     if cell < 0 or cell == cfg.start_cell or cell == other:
         return -1
     return cell
@@ -175,7 +190,7 @@ def apply_action(cfg, s, action):
         spot = action % SPOTS
         kind = absolute_kind(action // SPOTS, seat)
         at = cfg.elephants + seat * ELEPHANTS + spot // NUM_DIRECTIONS
-        cell = cfg.neighbours[s[at], spot % NUM_DIRECTIONS]
+        cell = neighbour(cfg, s[at], spot % NUM_DIRECTIONS)
         s[cfg.display + kind] -= 1
         lay(cfg, s, seat, cell, kind)
         s[at] = cell
@@ -230,7 +245,7 @@ def score_ground(cfg, top, height, owner, standing, log, laid, extra, mark, seen
     """The final score's total of one ground: ``top``/``height`` per cell, occupied cells
     among the start cell, ``log[:laid]`` and ``extra`` (-1: none). The rest is scratch from
     ``scratch``; ``mark`` is left clear."""
-    start, nb = cfg.start_cell, cfg.neighbours
+    start = cfg.start_cell
     best[:] = NO_FIELD  # per colour, its best field without the start tile
     start_value, tiles, written = 0, 0, 0
     for i in range(laid + 2):
@@ -239,7 +254,7 @@ def score_ground(cfg, top, height, owner, standing, log, laid, extra, mark, seen
             continue
         color = color_of(top[first], owner)
         facing = (color - owner - 1) % NUM_COLORS  # the arch of this colour, if any
-        arch = nb[start, facing] if facing < NUM_DIRECTIONS else -1
+        arch = neighbour(cfg, start, facing) if facing < NUM_DIRECTIONS else -1
         mark[first] = 1
         seen[written] = first
         read, written = written, written + 1
@@ -255,7 +270,7 @@ def score_ground(cfg, top, height, owner, standing, log, laid, extra, mark, seen
             if cell == arch:
                 value += ARCH_POINTS
             for d in range(NUM_DIRECTIONS):
-                nxt = nb[cell, d]
+                nxt = neighbour(cfg, cell, d)
                 if nxt < 0 or mark[nxt] or height[nxt] == 0:
                     continue
                 if color_of(top[nxt], owner) == color:
@@ -355,10 +370,10 @@ def placement_values(cfg, s, seat, mask, gains, rooms):
         elephant, direction = spot // NUM_DIRECTIONS, spot % NUM_DIRECTIONS
         first, second = s[herd], s[herd + 1]
         if elephant == 0:
-            cell = cfg.neighbours[first, direction]
+            cell = neighbour(cfg, first, direction)
             first = cell
         else:
-            cell = cfg.neighbours[second, direction]
+            cell = neighbour(cfg, second, direction)
             second = cell
         covered = top[cell]
         top[cell] = absolute_kind(action // SPOTS, seat)

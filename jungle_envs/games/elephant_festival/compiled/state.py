@@ -29,7 +29,6 @@ import numpy as np
 
 from jungle_envs.core.compiled.twin import TwinUnavailable, observation_offsets
 from jungle_envs.games.elephant_festival.config import SPEC, Config
-from jungle_envs.games.elephant_festival.rules import neighbour_table
 from jungle_envs.games.elephant_festival.state import ElephantFestivalState
 from jungle_envs.games.elephant_festival.tables import (
     ACTION_NAMES,
@@ -68,7 +67,7 @@ ElephantFestivalTwinConfig = namedtuple(
     [
         "num_players", "num_actions", "obs_size", "row_size",
         "grid", "cells", "start_cell", "tiles_per_player", "log_size", "bag_size", "most",
-        "tile_counts", "neighbours", "move_features",
+        "tile_counts", "move_features",
         # offsets into the row
         "phase", "bag", "draws_left", "holder", "turn", "passes", "placed", "elephants",
         "box", "display", "discarded", "top", "height", "log_cell", "log_kind",
@@ -114,11 +113,10 @@ def make_twin_config(config: Config) -> TwinConfig:
         log_size=log_size,
         bag_size=config.bag_size,
         most=max(config.tile_counts),
-        tile_counts=np.array(config.tile_counts, dtype=np.int64),
-        neighbours=np.array(neighbour_table(config.grid), dtype=np.int64),
+        tile_counts=tuple(int(count) for count in config.tile_counts),
         move_features=bool(config.move_features),
         **at,
-        obs_at=observation_offsets(config.layout, OBSERVATION_PIECES),
+        obs_at=tuple(int(at) for at in observation_offsets(config.layout, OBSERVATION_PIECES)),
     )
 
 

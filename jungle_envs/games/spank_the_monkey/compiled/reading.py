@@ -130,7 +130,7 @@ def open_top(cfg, s, seat):
     return levels > 0 and s[level_at(cfg, seat, levels - 1) + 2] < 0
 
 
-@kernel
+@kernel(inline=True)
 def offered(cfg, s, phase, card):
     """Whether the deciding seat may play (or discard) ``card`` in one of ``CARD_PHASES``."""
     kind = KIND[card]

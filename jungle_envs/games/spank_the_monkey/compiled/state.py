@@ -119,7 +119,9 @@ def make_twin_config(config: Config) -> TwinConfig:
         num_actions=len(ACTIONS.names),
         obs_size=config.observation_size,
         row_size=size,
-        deck_counts=np.array(counts, dtype=np.int64),
+        # a tuple: an array in the config costs every kernel call a reference count
+        # (the all-seat batch ran 1.6x faster without it)
+        deck_counts=tuple(counts),
         total_cards=total,
         max_copies=int(config.max_copies),
         monkey_start=int(config.monkey_start),
@@ -196,7 +198,7 @@ def level_at(cfg, seat, level):
     return cfg.towers + (seat * cfg.levels + level) * 3
 
 
-@kernel
+@kernel(inline=True)
 def height(cfg, s, seat):
     """``state.tower_height`` of ``seat``'s tower."""
     total = 0
@@ -205,7 +207,7 @@ def height(cfg, s, seat):
     return total
 
 
-@kernel
+@kernel(inline=True)
 def hand_size(cfg, s, seat):
     total = 0
     at = hand_at(cfg, seat)
@@ -214,7 +216,7 @@ def hand_size(cfg, s, seat):
     return total
 
 
-@kernel
+@kernel(inline=True)
 def deck_size(cfg, s):
     total = 0
     for t in range(NUM_TYPES):
