@@ -1,7 +1,7 @@
 """Our envs next to the libraries users would otherwise pick, in one process run.
 
     pip install -e '.[bench]'        # PettingZoo classic and OpenSpiel
-    python -m benchmarks.peers [--seconds S] [--repeats R] [--json FILE]
+    python -m benchmarks.peers [--seconds S] [--repeats R] [--json FILE] [--only batch]
 
 The same loop everywhere: random legal moves until the game ends, then a new game.
 - PettingZoo classic ``connect_four_v3`` and ``texas_holdem_v4`` through the AEC API,
@@ -129,8 +129,30 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seconds", type=float, default=2.0, help="length of a timed run")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per speed")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument(
+        "--only",
+        choices=("batch",),
+        help="one section alone: 'batch' times the all-seat batch next to pgx backgammon "
+        "(a few minutes, where the whole run takes much longer)",
+    )
     cli.add_quiet(parser)
     args = parser.parse_args(argv)
+    backgammon = {
+        batch: compiled.pgx_run(batch, args.seconds, "backgammon") for batch in BATCH_SIZES
+    }
+    if args.only == "batch":
+        result = {"pgx_backgammon": backgammon, "batch": batch_section(args, backgammon)}
+    else:
+        result = envs_section(args)
+        result["pgx_backgammon"] = backgammon
+        result["batch"] = batch_section(args, backgammon)
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+    return result
+
+
+def envs_section(args) -> dict:
+    """The single envs, vector envs, engines and AEC envs next to the peers."""
     try:
         peer_runs = peers()
     except ImportError as exc:
@@ -139,9 +161,6 @@ def main(argv: list[str] | None = None) -> dict:
         ) from None
     theirs = {name: median_of(run, args.seconds, args.repeats) for name, run in peer_runs.items()}
     pgx = {batch: compiled.pgx_run(batch, args.seconds) for batch in (1, 1024)}
-    backgammon = {
-        batch: compiled.pgx_run(batch, args.seconds, "backgammon") for batch in BATCH_SIZES
-    }
     ours = {}
     kinds = {
         "env": lambda e, p, s, seed: env_run(e, p, s, seed)[0],
@@ -189,6 +208,11 @@ def main(argv: list[str] | None = None) -> dict:
                 f"  {label:<32}{row[kind]:>10,.0f}"
                 + "".join(f"{row[kind] / theirs[n]:>16.2f}" for n in names)
             )
+    return {"peers": theirs, "pgx": pgx, "ours": ours}
+
+
+def batch_section(args, backgammon: dict) -> dict:
+    """The all-seat batch at 4 players, printed next to pgx backgammon's batches."""
     batches = {}
     for env_id in cli.progress(jungle_envs.ENV_IDS, len(jungle_envs.ENV_IDS), "batch", args.quiet):
         batches[env_id] = {
@@ -211,16 +235,7 @@ def main(argv: list[str] | None = None) -> dict:
             peer = backgammon.get(n)
             ratio = f"{row[kind] / peer:>10.2f} x pgx" if peer else ""
             print(f"  {label:<32}{row[kind]:>12,.0f}{ratio}")
-    result = {
-        "peers": theirs,
-        "pgx": pgx,
-        "pgx_backgammon": backgammon,
-        "ours": ours,
-        "batch": {"players": BATCH_PLAYERS, "runs": BATCH_RUNS, "decisions": batches},
-    }
-    if args.json:
-        args.json.write_text(json.dumps(result, indent=2))
-    return result
+    return {"players": BATCH_PLAYERS, "runs": BATCH_RUNS, "decisions": batches}
 
 
 if __name__ == "__main__":
