@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 
 import gymnasium as gym
 import numpy as np
@@ -108,6 +109,22 @@ def test_the_command_trains_and_saves_a_model_that_plays_as_an_opponent(tmp_path
         if terminated or truncated:
             break
     assert terminated and reward in (-1.0, 0.0, 1.0)
+    # the run ships as the game's agent, with the self-play settings in its record
+    from sb3_contrib import MaskablePPO
+
+    from training import ship
+
+    dest = tmp_path / "agents"
+    dest.mkdir()
+    with pytest.raises(SystemExit):  # --select picks among training.train checkpoints only
+        ship.main([str(out), "--select", "2", "--dest", str(dest)])
+    shipped = ship.main([str(out), "--dest", str(dest)])
+    record = json.loads((dest / "manifest.json").read_text())["TropicRace-2p"]
+    assert shipped == dest / "TropicRace-2p.zip" and record["file"] == shipped.name
+    assert record["timesteps"] == MaskablePPO.load(path, device="cpu").num_timesteps >= 600
+    assert record["training"]["recipe"] == "training.allseat"
+    assert record["training"]["seats"] == ["learner", "snapshot"]
+    assert record["wall_seconds"] >= 0 and record["continued_from"] is None
 
 
 @pytest.mark.parametrize(

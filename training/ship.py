@@ -2,6 +2,9 @@
 
     python -m training.ship RUN_DIR [--model PATH | --select GAMES] [--dest DIR]
 
+RUN_DIR is a run of ``training.train`` (``config.json``) or of the self-play recipe
+``training.allseat`` (``run.json``; its final model or ``--model``, no ``--select``).
+
 Takes the run's final model (or ``--model``, e.g. one of its checkpoints; or with
 ``--select`` the one of the imitation warm start, the run's checkpoints and the final
 model that wins most often
@@ -40,6 +43,30 @@ def strip_optimizer(model: MaskablePPO) -> None:
     policy.optimizer = policy.optimizer_class(
         policy.parameters(), lr=model.lr_schedule(1.0), **policy.optimizer_kwargs
     )
+
+
+# The settings of a self-play run (``training.allseat``'s run.json) the manifest keeps.
+ALLSEAT_SETTINGS = ("seats", "seconds", "num_envs", "rollout", "learning_rate", "ent_coef",
+                    "batch_size", "epochs", "pool_size", "snapshot_every", "seed")  # fmt: skip
+
+
+def run_config(run: Path) -> tuple[str, dict[str, Any]]:
+    """Which recipe wrote the run ("train" or "allseat") and its settings."""
+    if (run / "config.json").is_file():
+        return "train", json.loads((run / "config.json").read_text())
+    return "allseat", json.loads((run / "run.json").read_text())
+
+
+def allseat_wall(run: Path, steps: int) -> float | None:
+    """Seconds into a self-play run when its learner had made ``steps`` decisions (its
+    progress log: the first rollout that reached them)."""
+    import csv
+
+    with open(run / "progress.csv", newline="") as log:
+        for row in csv.DictReader(log):
+            if int(float(row["selfplay/steps"])) >= steps:
+                return round(float(row["selfplay/seconds"]), 1)
+    return None
 
 
 def checkpoint_steps(run: Path, model_path: Path) -> int | None:
@@ -100,7 +127,7 @@ def ship(
     selection: dict[str, Any] | None = None,
 ) -> Path:
     model_path = model_path or run / "model.zip"
-    config = json.loads((run / "config.json").read_text())
+    recipe, config = run_config(run)
     model = MaskablePPO.load(model_path, device="cpu")
     trained = getattr(model, "trained_on", None)
     if not trained:
@@ -120,21 +147,29 @@ def ship(
             f"{name}.zip would be {size / 2**20:.1f} MiB, over the 5 MiB limit: train a "
             "smaller network (ppo.net_arch)"
         )
-    steps = checkpoint_steps(run, model_path)
+    if recipe == "allseat":  # the learner's decisions, as the run counts them
+        steps = int(model.num_timesteps)
+        wall, imitation = allseat_wall(run, steps), None
+        training = {"recipe": "training.allseat"}
+        training.update({key: config[key] for key in ALLSEAT_SETTINGS if key in config})
+    else:
+        steps = checkpoint_steps(run, model_path)
+        wall, imitation = wall_at(run, steps), imitation_record(run)
+        training = {
+            key: config[key]
+            for key in ("opponents", "curriculum", "n_envs", "seed", "wall_seconds", "ppo")
+            if key in config
+        }
     record: dict[str, Any] = {
         "file": target.name,
         **trained,
         "timesteps": steps,
-        "wall_seconds": wall_at(run, steps),
+        "wall_seconds": wall,
         "bytes": size,
         "selected": selection,
-        "imitation": imitation_record(run),
+        "imitation": imitation,
         "continued_from": continued,
-        "training": {
-            key: config[key]
-            for key in ("opponents", "curriculum", "n_envs", "seed", "wall_seconds", "ppo")
-            if key in config
-        },
+        "training": training,
     }
     manifest[name] = record
     atomic_write_text(manifest_path, json.dumps(dict(sorted(manifest.items())), indent=2) + "\n")
@@ -182,7 +217,7 @@ def select(run: Path, games: int, workers: int = 2) -> tuple[Path, dict[str, Any
 
 def main(argv: list[str] | None = None) -> Path:
     parser = cli.parser("training.ship", __doc__)
-    parser.add_argument("run", type=Path, help="a run folder written by training.train")
+    parser.add_argument("run", type=Path, help="a run folder of training.train or training.allseat")
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--model", type=Path, help="a model of the run (default: model.zip)")
     choice.add_argument(
@@ -193,8 +228,13 @@ def main(argv: list[str] | None = None) -> Path:
         "--dest", type=Path, default=agents.AGENTS_DIR, help="folder of the shipped agents"
     )
     args = parser.parse_args(argv)
-    if not (args.run / "config.json").is_file():
-        fail(f"ship: error: {args.run} is not a run folder (no config.json)")
+    if not any((args.run / name).is_file() for name in ("config.json", "run.json")):
+        fail(
+            f"ship: error: {args.run} is not a run folder (no config.json of training.train "
+            "or run.json of training.allseat)"
+        )
+    if args.select is not None and not (args.run / "config.json").is_file():
+        parser.error("--select picks among a training.train run's checkpoints; give --model")
     if args.select is not None and args.select < 1:
         parser.error("--select needs at least 1 game")
     model, selection = args.model, None
