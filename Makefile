@@ -32,7 +32,7 @@ agent: $(STAMP)
 ## then every test not marked slow.
 test: $(STAMP)
 	$(PY) -m ruff check .
-	$(PY) -m jungle_envs.core.compiled.warmup
+	$(PY) -m jungle_envs warmup
 	$(PY) -m pytest -n 2 -q
 
 $(RLLIB_STAMP): pyproject.toml constraints.txt
@@ -48,7 +48,7 @@ test-rllib: $(RLLIB_STAMP)
 ## Every test, the slow ones included: a ten times deeper property search of saved states
 ## (fresh examples each run) and a larger soak slice on two workers.
 test-all: $(STAMP)
-	$(PY) -m jungle_envs.core.compiled.warmup
+	$(PY) -m jungle_envs warmup
 	$(PY) -m pytest -n 2 -q -m ''
 
 lint: $(STAMP)
@@ -62,7 +62,7 @@ bench: $(STAMP)
 ## The soak: a million random masked games on every game, player count and path, every
 ## error reported (benchmarks/soak/; flags through SOAK_ARGS, e.g. SOAK_ARGS="--seconds 600").
 soak: $(STAMP)
-	$(PY) -m jungle_envs.core.compiled.warmup
+	$(PY) -m jungle_envs warmup
 	$(PY) -m benchmarks.soak $(SOAK_ARGS)
 
 clean:

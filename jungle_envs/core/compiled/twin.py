@@ -152,7 +152,10 @@ def bind(dispatcher, *example_args):
     only ever get arguments of exactly these types."""
     from numba import typeof
 
+    from jungle_envs.core.compiled.notice import compiling
+
     signature = tuple(typeof(arg) for arg in example_args)
     if signature not in dispatcher.overloads:
-        dispatcher.compile(signature)
+        with compiling(dispatcher, signature, example_args[0]):
+            dispatcher.compile(signature)
     return dispatcher.overloads[signature].entry_point

@@ -1,6 +1,6 @@
 """Compile every game's kernels ahead of use, a few games at a time in parallel processes.
 
-    python -m jungle_envs.core.compiled.warmup [--game NAME ...] [--workers 2]
+    jungle-envs warmup [GAME ...] [--workers 2]     (or python -m jungle_envs warmup)
 
 The first use of a game compiles its kernels into numba's on-disk cache (tens of seconds per
 game); later processes load them in well under a second. ``make test`` runs this first, so
@@ -57,19 +57,23 @@ def compile_game(name: str) -> float:
     return time.perf_counter() - start
 
 
-def main(argv: list[str] | None = None) -> dict[str, float]:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", action="append", choices=sorted(GAMES), help="default: all")
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args(argv)
-    names = args.game or list(GAMES)
+def warm_up(names: list[str], workers: int = 2) -> dict[str, float]:
+    """Compile (or load) ``names``' kernels, ``workers`` games at a time; seconds per game."""
     start = time.perf_counter()
-    with ProcessPoolExecutor(max(1, min(args.workers, len(names)))) as pool:
+    with ProcessPoolExecutor(max(1, min(workers, len(names)))) as pool:
         seconds = dict(zip(names, pool.map(compile_game, names), strict=True))
     for name, s in seconds.items():
         print(f"{name}: kernels ready in {s:.1f} s")
     print(f"all ready in {time.perf_counter() - start:.1f} s")
     return seconds
+
+
+def main(argv: list[str] | None = None) -> dict[str, float]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", action="append", choices=sorted(GAMES), help="default: all")
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    return warm_up(args.game or list(GAMES), args.workers)
 
 
 if __name__ == "__main__":
