@@ -1,5 +1,5 @@
-"""The README's Python examples run as written, in order, in one namespace (as a reader
-pastes them into one session), and its set-up commands are the Makefile's."""
+"""The README's Python examples run as written, each alone in a fresh namespace (as a
+reader copies one into a new session), and its set-up commands are the Makefile's."""
 
 from __future__ import annotations
 
@@ -37,8 +37,8 @@ def test_every_python_example_runs(tmp_path, monkeypatch, capsys):
     assert (tmp_path / "runs" / "demo" / "jungle_sweep_maskable_ppo.zip").exists()
     blocks = python_blocks(README)
     assert len(blocks) >= 5
-    namespace: dict = {"__name__": "readme"}
     for number, block in enumerate(blocks, 1):
+        namespace: dict = {"__name__": "readme"}  # each block as if copied alone
         try:
             exec(compile(block, f"README.md python block {number}", "exec"), namespace)
         except Exception as exc:  # name the block that failed, then fail
