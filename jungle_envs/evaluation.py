@@ -109,6 +109,9 @@ class EvaluationResult:
     def chance_rate(self) -> float:
         return 1.0 / self.num_players
 
+    def __str__(self) -> str:  # print(result) reads as a sentence; repr keeps the fields
+        return self.summary()
+
     def summary(self) -> str:
         lo, hi = self.ci95
         return (

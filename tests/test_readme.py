@@ -45,6 +45,7 @@ def test_every_python_example_runs(tmp_path, monkeypatch, capsys):
             raise AssertionError(f"README python block {number} failed: {exc!r}") from exc
     out = capsys.readouterr().out
     assert "[" in out  # the first example prints the scores and winners
+    assert "win rate" in out and "EvaluationResult(" not in out  # an evaluation prints as text
 
 
 def test_the_training_recipe_uses_the_game_configs_settings():
