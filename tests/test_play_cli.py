@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -341,3 +342,14 @@ def test_importing_the_package_does_not_import_rich():
     code = "import sys, jungle_envs, jungle_envs.core.random_play; print('rich' in sys.modules)"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.stdout.strip() == "False"
+
+
+def test_help_names_every_registered_opponent_kind(capsys):
+    from jungle_envs.core.policies import policy_names
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    for name in policy_names():
+        base = name.removesuffix("[:ARG]")
+        assert re.search(rf"(^|[ ,]){re.escape(base)}[ :,]", shown), name

@@ -36,7 +36,9 @@ examples:
   python -m jungle_envs.play --load game.json
 
 opponents: heuristic (each game's rule-based player), random, ppo (the shipped trained
-agent, needs the train extra), a path to a MaskablePPO .zip, rllib:CHECKPOINT_DIR.
+agent, needs the train extra), mcts (the search; mcts:400 simulations or mcts:0.5s a
+move), mcts+ppo (the search guided by the shipped agent), a path to a MaskablePPO .zip,
+rllib:CHECKPOINT_DIR.
 With no human seat at all, the opponents play a game out and you watch.
 
 in the game:
