@@ -3,12 +3,13 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+DOCS_STAMP := $(VENV)/.docs-installed
 
 RLLIB_VENV ?= .venv-rllib
 RLLIB_PY := $(RLLIB_VENV)/bin/python
 RLLIB_STAMP := $(RLLIB_VENV)/.installed
 
-.PHONY: demo agent test test-all test-rllib lint bench soak clean
+.PHONY: demo agent test test-all test-rllib lint bench soak docs clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +51,14 @@ test-rllib: $(RLLIB_STAMP)
 test-all: $(STAMP)
 	$(PY) -m jungle_envs warmup
 	$(PY) -m pytest -n 2 -q -m ''
+
+## The documentation site into build/site/ (MkDocs, warnings are errors; CI builds it too).
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --quiet
+
+$(DOCS_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[docs]'
+	touch $(DOCS_STAMP)
 
 lint: $(STAMP)
 	$(PY) -m ruff check .

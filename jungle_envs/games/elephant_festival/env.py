@@ -35,10 +35,23 @@ class ElephantFestivalEnv(JungleEnv):
     `reward="score"` pays the change of the learner's score as the game would count it if
     it ended now. An illegal action ends the episode with -1 and `info["illegal_action"]`.
 
+    ## Starting State
+    Every player has a start tile of their colour at the centre of an empty 9 x 9 ground
+    (option `grid`) with both elephants on it; seat 0 holds the bag of 20 tiles per player
+    and lays out the first tiles. `reset` deals the game and plays the seats before the
+    learner (and chance) up to the learner's first decision; the learner's seat is drawn
+    each reset unless `agent_seat` fixes it.
+
     ## Episode End
     Terminates when the bag is empty and the last face-up tiles are dealt with (20
     rounds with the default tiles). The final `info` holds every seat's score line by
     line (`score_lines`).
+
+    ## Information
+    Every step: `action_mask` (int8, the learner's legal actions) and `agent_seat`. At the
+    end, with `scores`, `winners` and `returns` (every seat's), the game's own:
+    - `score_lines`: every seat's score, line by line (at the end)
+    - `standing_elephants`: every seat's elephants still standing (at the end)
 
     ## Arguments
     `num_players` (2-5, default 4), `opponents`, `agent_seat`, `render_mode`,
@@ -46,6 +59,13 @@ class ElephantFestivalEnv(JungleEnv):
     `step_limit`, `event_log`, and the game
     options `tiles_per_color` (symbols -> tiles of each colour, default {0: 5, 1: 5,
     2: 4, 3: 3, 4: 2, 5: 1}) and `grid` (side of the ground, odd, default 9).
+
+    ## Version History
+    - v0: the only version so far. 0.2.0 changed rules (the rulings' gaps), action ids and
+      observation pieces of the games without a new suffix (CHANGELOG.md says which), so a
+      model trained on 0.1 does not fit; since then, changes that alter an observation or an
+      action are named in CHANGELOG.md. Options that change only the observation
+      (`move_features`) keep v0.
     """
 
     game_class = ElephantFestival

@@ -36,10 +36,23 @@ class JungleSweepEnv(JungleEnv):
     `reward="score"` pays each coconut's value to its owner as it is drawn. An illegal
     action ends the episode with -1 and `info["illegal_action"] = True`.
 
+    ## Starting State
+    Round 1: the terrain tiles and the palms are shuffled into a ring, the broom stands on
+    the quicksand and every monkey on its own palm; the start player owns the first palm
+    clockwise from the broom. Coconuts lie face down in the supply. `reset` deals the game
+    and plays the seats before the learner (and chance) up to the learner's first decision;
+    the learner's seat is drawn each reset unless `agent_seat` fixes it.
+
     ## Episode End
     Terminates after the fourth round's coconuts are drawn. Truncated after `step_limit`
     learner decisions (never reached by default: a safety net ends any round
     after 200 dice rounds).
+
+    ## Information
+    Every step: `action_mask` (int8, the learner's legal actions) and `agent_seat`. At the
+    end, with `scores`, `winners` and `returns` (every seat's), the game's own:
+    - `coconut_values`: every seat's coconut values, sorted (at the end)
+    - `coconut_counts`: every seat's number of coconuts (at the end)
 
     ## Arguments
     `num_players` (2-6, default 4), `opponents` (`"random"`, `"heuristic"`, a MaskablePPO
@@ -53,6 +66,13 @@ class JungleSweepEnv(JungleEnv):
     clearing, 2 water holes, 2 hills), `coconuts` (value -> count, default {0: 4, 1: 6,
     2: 5, 3: 3, 4: 2}), `move_features` (default False: add where each die face would
     take my monkey) and `max_dice_rounds` (default 200).
+
+    ## Version History
+    - v0: the only version so far. 0.2.0 changed rules (the rulings' gaps), action ids and
+      observation pieces of the games without a new suffix (CHANGELOG.md says which), so a
+      model trained on 0.1 does not fit; since then, changes that alter an observation or an
+      action are named in CHANGELOG.md. Options that change only the observation
+      (`move_features`) keep v0.
     """
 
     game_class = JungleSweep

@@ -40,9 +40,22 @@ class SpankTheMonkeyEnv(JungleEnv):
     monkey wins (`reward="win"`). `reward="score"` pays the change in the learner's tower
     height. An illegal action ends the episode with -1 and `info["illegal_action"] = True`.
 
+    ## Starting State
+    The monkey starts at 14 minus the number of players (option `monkey_base`); everyone is
+    dealt 5 cards, every tower is empty and a random player starts. `reset` deals the game
+    and plays the seats before the learner (and chance) up to the learner's first decision;
+    the learner's seat is drawn each reset unless `agent_seat` fixes it.
+
     ## Episode End
     Terminates when a spank hits or a draw finds the deck empty. The deck never refills,
     so every game ends within about 90 turns.
+
+    ## Information
+    Every step: `action_mask` (int8, the learner's legal actions) and `agent_seat`. At the
+    end, with `scores`, `winners` and `returns` (every seat's), the game's own:
+    - `monkey_won`: True when the monkey escaped and nobody won
+    - `turns`: turns played
+    - `monkey_height`: the monkey's height at the end
 
     ## Arguments
     `num_players` (2-6, default 4), `opponents`, `agent_seat`, `render_mode`,
@@ -51,6 +64,13 @@ class SpankTheMonkeyEnv(JungleEnv):
     options `deck` (card name -> copies, a partial mapping overrides the table),
     `monkey_base` (default 14: the monkey starts at 14 minus the players) and
     `monkey_floor` (default 5: a Banana Peel never takes it lower).
+
+    ## Version History
+    - v0: the only version so far. 0.2.0 changed rules (the rulings' gaps), action ids and
+      observation pieces of the games without a new suffix (CHANGELOG.md says which), so a
+      model trained on 0.1 does not fit; since then, changes that alter an observation or an
+      action are named in CHANGELOG.md. Options that change only the observation
+      (`move_features`) keep v0.
     """
 
     game_class = SpankTheMonkey

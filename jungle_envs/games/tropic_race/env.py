@@ -39,10 +39,24 @@ class TropicRaceEnv(JungleEnv):
     one were ever to leave it, which the rules do not allow). An illegal action ends the
     episode with -1 and `info["illegal_action"] = True`.
 
+    ## Starting State
+    The 20 river tiles are shuffled; five lie face up in slots 1 to 5, the rest are the
+    supply. Every monkey waits in START, the lion stands on B5, and a random player starts.
+    `reset` deals the game and plays the seats before the learner (and chance) up to the
+    learner's first decision; the learner's seat is drawn each reset unless `agent_seat`
+    fixes it.
+
     ## Episode End
     Terminates when a player has every monkey in the goal or the volcano erupts (the last
     supply tile is pushed in). Truncated after `step_limit` learner decisions (by default
     the game's bound, which a game practically never reaches).
+
+    ## Information
+    Every step: `action_mask` (int8, the learner's legal actions) and `agent_seat`. At the
+    end, with `scores`, `winners` and `returns` (every seat's), the game's own:
+    - `monkeys_home`: every seat's monkeys in the goal (at the end)
+    - `volcano`: True when the supply ran out (the volcano erupted)
+    - `rolls`: dice rolled in the game
 
     ## Arguments
     `num_players` (2-5, default 4), `opponents`, `agent_seat`, `render_mode`,
@@ -52,6 +66,13 @@ class TropicRaceEnv(JungleEnv):
     10 bridges, 4 near-only, 3 far-only, 3 empty), `lion_start` (default "B5"),
     `die_fields` (default T2, B2, B8), `arrow_fields` (default B4, B6) and `monkeys` (per
     player; default 6/5/4/4 for 2/3/4/5 players).
+
+    ## Version History
+    - v0: the only version so far. 0.2.0 changed rules (the rulings' gaps), action ids and
+      observation pieces of the games without a new suffix (CHANGELOG.md says which), so a
+      model trained on 0.1 does not fit; since then, changes that alter an observation or an
+      action are named in CHANGELOG.md. Options that change only the observation
+      (`move_features`) keep v0.
     """
 
     game_class = TropicRace
