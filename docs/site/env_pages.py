@@ -119,7 +119,7 @@ def env_page(name: str) -> str:
         "",
         "| | |",
         "| --- | --- |",
-        f"| Make | `gymnasium.make(\"{env_id}\")` |",
+        f'| Make | `gymnasium.make("{env_id}")` |',
         f"| Players | {spec.min_players}-{spec.max_players} (default {spec.default_players}) |",
         f"| Action space | `{env.action_space}` |",
         f"| Observation space | `{env.observation_space}` (default options, "
