@@ -22,8 +22,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-# Seconds one compile took on a quiet 2-core machine (``python -m jungle_envs warmup``
-# runs every one of them), by entry point; the largest game's figure, so a guess errs long.
+# Rough seconds of one compile on a quiet 2-core machine, by entry point, near the slow end
+# of what was measured there (a first single env 12-33 s, a first vector env 14.5 s more,
+# a first search 22.5 s more), so a first guess errs long; after one compile on a machine
+# its own record takes over.
 REFERENCE_SECONDS = {
     "env_call": 30.0,
     "batch_call": 20.0,
