@@ -51,3 +51,19 @@ def test_an_info_key_described_nowhere_fails_the_page(monkeypatch):
     monkeypatch.setattr(pages, "end_info_keys", lambda env_id: ["action_mask", "mystery"])
     with pytest.raises(ValueError, match="mystery"):
         pages.info_table("jungle_envs/TropicRace-v0", "")
+
+
+@pytest.mark.parametrize("name", list(ENTRIES))
+def test_the_registry_shows_the_env_defaults_and_both_envs_take_them(name):
+    import gymnasium as gym
+
+    env_id = f"jungle_envs/{name}-v0"
+    kwargs = gym.spec(env_id).kwargs
+    spec = load_entry_point(ENTRIES[name].game).spec
+    assert kwargs["num_players"] == spec.default_players and kwargs["opponents"] == "random"
+    env = gym.make(env_id, num_players=2)  # a caller's argument wins over the default
+    assert env.unwrapped.game.num_players == 2 and env.spec.kwargs["num_players"] == 2
+    envs = gym.make_vec(env_id, num_envs=2, vectorization_mode="vector_entry_point")
+    assert envs.game.num_players == spec.default_players
+    env.close()
+    envs.close()

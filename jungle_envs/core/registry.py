@@ -113,4 +113,22 @@ def register_envs() -> None:
             vector_entry_point=entry.vector_env,
             order_enforce=False,
             disable_env_checker=True,
+            kwargs=registered_defaults(name),
         )
+
+
+def registered_defaults(name: str) -> dict[str, Any]:
+    """The env arguments' defaults, shown by ``env.spec.kwargs`` and the registry; only
+    those the single and the vector env share (``make_vec`` hands them to both). The game
+    options stay out: their defaults are in ``GameSpec.options`` and the env pages."""
+    spec = load_entry_point(ENTRIES[name].game).spec
+    return {
+        "num_players": spec.default_players,
+        "opponents": "random",
+        "agent_seat": "random",
+        "observation_mode": "flat",
+        "illegal_action": "lose",
+        "reward": "win",
+        "skip_forced_actions": True,
+        "step_limit": -1,
+    }
