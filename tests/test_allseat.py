@@ -125,6 +125,15 @@ def test_the_command_trains_and_saves_a_model_that_plays_as_an_opponent(tmp_path
     assert record["training"]["recipe"] == "training.allseat"
     assert record["training"]["seats"] == ["learner", "snapshot"]
     assert record["wall_seconds"] >= 0 and record["continued_from"] is None
+    # a second stage from the first run's model ships with the first stage's record inside
+    again = tmp_path / "run2"
+    allseat.main(["--game", "TropicRace", "--players", "2", "--out", str(again),
+                  "--seats", "learner,snapshot", "--steps", "300", "--num-envs", "8",
+                  "--rollout", "300", "--batch-size", "64", "--init", str(path)])  # fmt: skip
+    ship.main([str(again), "--dest", str(dest)])
+    second = json.loads((dest / "manifest.json").read_text())["TropicRace-2p"]
+    assert second["continued_from"]["model"] == str(path)
+    assert second["continued_from"]["record"]["source"] == str(path)
 
 
 @pytest.mark.parametrize(

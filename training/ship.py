@@ -110,12 +110,18 @@ def imitation_record(run: Path) -> dict[str, Any] | None:
 
 def continued_from(init: Any, target: Path, shipped: dict | None) -> dict[str, Any] | None:
     """The model a run started from (its config's ``init``; None for a fresh run): its
-    PPO steps and, when it is the agent this ship replaces, that agent's own record."""
+    PPO steps and, when it is the agent this ship replaces (or the model that agent was
+    shipped from), that agent's own record."""
     if not init:
         return None
     steps = int(MaskablePPO.load(init, device="cpu").num_timesteps)
     found: dict[str, Any] = {"model": str(init), "timesteps": steps}
-    if shipped is not None and Path(init).resolve() == target.resolve():
+    # the shipped agent itself, or the run's model it was shipped from (a chain of stages
+    # shipped one after the other keeps every stage's record)
+    sources = {target.resolve()}
+    if shipped is not None and shipped.get("source"):
+        sources.add(Path(shipped["source"]).resolve())
+    if shipped is not None and Path(init).resolve() in sources:
         found["record"] = shipped
     return found
 
@@ -162,6 +168,7 @@ def ship(
         }
     record: dict[str, Any] = {
         "file": target.name,
+        "source": str(model_path),
         **trained,
         "timesteps": steps,
         "wall_seconds": wall,
