@@ -353,3 +353,22 @@ def test_help_names_every_registered_opponent_kind(capsys):
     for name in policy_names():
         base = name.removesuffix("[:ARG]")
         assert re.search(rf"(^|[ ,]){re.escape(base)}[ :,]", shown), name
+
+
+@pytest.mark.parametrize("auto_forced", [True, False])
+def test_a_humans_only_legal_move_is_played_without_asking_unless_told(auto_forced):
+    game_table = table(["human", "random", "random", "random"], "JungleSweep", players=4, seed=2)
+    game_table.auto_forced = auto_forced
+    choices = []
+
+    def answer(prompt: str) -> str:
+        choices.append(len(game_table.session.legal_actions()))
+        return "1"
+
+    game_table.input = answer
+    assert game_table.run() == 0
+    forced_lines = text(game_table.console).count("(your only legal move)")
+    if auto_forced:  # every prompt is a real choice; each forced move has its log line
+        assert min(choices) >= 2 and forced_lines > 0
+    else:
+        assert 1 in choices and forced_lines == 0

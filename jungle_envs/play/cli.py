@@ -117,6 +117,12 @@ def make_parser(prog: str = "python -m jungle_envs.play") -> Parser:
     )
     add("--seed", type=int, metavar="S", help="seed for chance and opponents (default: random)")
     add("--load", metavar="FILE", help="continue a saved game (its game, options, seats, dice)")
+    add(
+        "--auto-forced",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="play a human's only legal move without asking, with a line in the log",
+    )
     return parser
 
 
@@ -197,8 +203,9 @@ def main(
     console = console or Console()
     try:
         parser = make_parser(prog)
-        session = build_session(parser.parse_args(argv), parser)
-        return TerminalGame(session, console, input_fn).run()
+        args = parser.parse_args(argv)
+        session = build_session(args, parser)
+        return TerminalGame(session, console, input_fn, auto_forced=args.auto_forced).run()
     except KeyboardInterrupt:
         console.print("\nInterrupted: leaving the game.", markup=False)
         return 130

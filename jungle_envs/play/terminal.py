@@ -71,8 +71,10 @@ class TerminalGame:
         session: Session,
         console: Console | None = None,
         input_fn: Callable[[str], str] | None = None,
+        auto_forced: bool = True,
     ) -> None:
         self.session = session
+        self.auto_forced = auto_forced  # a human's only legal move is played for them
         self.console = console or Console()
         self.input = input_fn or self.console.input
         self.viewer: int | None = None  # the human whose view is on the screen
@@ -85,6 +87,16 @@ class TerminalGame:
                 self.show_end()
                 return 0
             hot_seat = len(self.session.humans) > 1 and seat != self.viewer
+            actions = self.session.legal_actions()
+            if self.auto_forced and len(actions) == 1 and not hot_seat:
+                # what happened since, then the move: acting starts the seat's log afresh
+                self.show_log(seat, self.since(seat))
+                name = self.session.game.spec.action_names[actions[0]]
+                self.session.act(actions[0])
+                self.console.print(
+                    Text(f"seat {seat} (you): {name} (your only legal move)", style="dim")
+                )
+                continue
             if hot_seat and not self.hand_over(seat):
                 return 0
             self.viewer = seat
