@@ -233,7 +233,7 @@ def test_the_log_shows_every_opponent_decision_and_chance_event_since_the_last_t
         return outcome
 
     game.sample_chance = watched_chance
-    turns = []
+    turns, summed = [], []
     mark = [0]
 
     def answer(prompt: str) -> str:
@@ -241,6 +241,16 @@ def test_the_log_shows_every_opponent_decision_and_chance_event_since_the_last_t
         shown = [line.strip() for line in out[mark[0] :].splitlines()]
         mark[0] = len(out)
         logged = [line for line in shown if line.startswith(("seat 1 (", "seat 2 (", "chance:"))]
+        summary = logged and re.match(
+            r"chance: the set-up, (\d+) draws \((.*); \.\.\.\)", logged[0]
+        )
+        if summary:  # the deal before the first move, summed up in one line
+            deal = int(summary.group(1))
+            assert all(line.startswith("chance: ") for line in happened[:deal])
+            assert summary.group(2) == "; ".join(line[8:] for line in happened[:2])
+            assert deal > 2 and not turns  # only before the human's first move
+            logged[:1] = happened[:deal]
+            summed.append(deal)
         assert logged == happened, (logged, happened)
         turns.append(len(happened))
         happened.clear()
@@ -248,7 +258,7 @@ def test_the_log_shows_every_opponent_decision_and_chance_event_since_the_last_t
 
     game_table.input = answer
     assert game_table.run() == 0
-    assert len(turns) > 5 and sum(turns) > 50
+    assert len(turns) > 5 and sum(turns) > 50 and len(summed) == 1  # the deal, summed up once
     out = text(game_table.console)
     assert "seat 1 (heuristic): take die" in out and "seat 2 (random): take die" in out
     assert "chance: rolled" in out

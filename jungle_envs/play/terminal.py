@@ -62,6 +62,9 @@ def match_action(text: str, names: list[str]) -> tuple[int | None, str]:
     return None, f"{text.strip()!r} could be {len(found)} actions: {shown}{more}; say which"
 
 
+SETUP_LINES = 2  # chance outcomes of the deal shown before the rest are summed up
+
+
 class TerminalGame:
     """Plays ``session`` with its human seats at this terminal; ``run()`` returns the exit
     status (0 at the end of the game, on quit and on end of input)."""
@@ -216,6 +219,19 @@ class TerminalGame:
         if not events:
             return
         self.console.print(Text(heading, style="bold"))
+        setup = 0  # the deal before anyone's first move: one line, the board shows it
+        if viewer not in self.session.acted:
+            while setup < len(events) and events[setup].seat is None:
+                setup += 1
+        if setup > SETUP_LINES:
+            shown = "; ".join(event.what for event in events[:SETUP_LINES])
+            who = Text("chance", style="cyan")
+            self.console.print(
+                Text("  ")
+                .append(who)
+                .append(f": the set-up, {setup} draws ({shown}; ...), as the board shows")
+            )
+            events = events[setup:]
         for event in events:
             who = Text(self.label(event.seat, viewer), style="cyan")
             self.console.print(Text("  ").append(who).append(f": {event.what}"))
