@@ -169,3 +169,35 @@ def test_move_features_show_each_placements_score_change_and_rank():
     assert rows[heuristic, 3] == 1.0  # the greedy move is among the best-marked
     waiting = game.config.layout.split(game.observe(state, 1))["moves"]
     assert not waiting.any()  # the seat that does not decide sees no moves
+
+
+def test_actions_read_with_the_deciding_seats_real_colours_and_cells():
+    """The ids count colours from the seat's own (as the observation); the play table and
+    logs name the real colour and the cell the tile lands on."""
+    from jungle_envs import make_game
+    from jungle_envs.core import CHANCE
+    from jungle_envs.games.elephant_festival.rules import neighbour
+    from jungle_envs.games.elephant_festival.tables import COLORS, PLACE_ACTIONS, TYPES
+
+    game = make_game("ElephantFestival", num_players=3)
+    state, rng = game.new_state(), np.random.default_rng(5)
+    names = set()
+    while len(names) < 3:  # the first decision of each seat
+        while game.current_player(state) == CHANCE:
+            game.apply_chance(state, game.sample_chance(state, rng))
+        seat = game.current_player(state)
+        for action in game.legal_actions(state):
+            text = game.action_to_string(state, action)
+            if action == len(PLACE_ACTIONS):
+                assert text == "pass"
+                continue
+            relative, elephant, direction = PLACE_ACTIONS[action]
+            colour = COLORS[(relative // TYPES + seat) % len(COLORS)]
+            cell = neighbour(state.elephants[seat][elephant], direction, game.config.grid)
+            assert text.startswith(f"place {colour} {relative % TYPES}-symbol tile")
+            assert f"elephant {elephant + 1}" in text
+            assert text.endswith(f"(row {cell // 9}, col {cell % 9})")
+            names.add(seat)
+        game.apply_action(state, game.legal_actions(state)[0])
+    other = make_game("TropicRace", num_players=2)  # fixed names elsewhere
+    assert other.action_to_string(other.new_state(), 0) == other.spec.action_names[0]

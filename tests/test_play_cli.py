@@ -63,11 +63,14 @@ def table(argv_seats, game="JungleSweep", players=2, seed=0, **options) -> Termi
 def test_a_whole_game_with_scripted_input_ends_with_the_scores(game):
     answers = []
 
-    def answer(prompt: str) -> str:  # numbers and names by turns, the name in any case
+    def answer(prompt: str) -> str:  # numbers, shown names and fixed names by turns, any case
         answers.append(prompt)
         actions = game_table.session.legal_actions()
-        name = game_table.session.game.spec.action_names[actions[-1]]
-        return "1" if len(answers) % 2 else name.upper()
+        if len(answers) % 3 == 1:
+            return "1"
+        if len(answers) % 3 == 2:
+            return game_table.session.action_name(actions[-1]).upper()
+        return game_table.session.game.spec.action_names[actions[-1]].upper()
 
     game_table = table(["human", "heuristic"], game, seed=3)
     game_table.input = answer

@@ -13,6 +13,7 @@ from jungle_envs import make_game
 from jungle_envs.core.game import TERMINAL
 from jungle_envs.core.random_play import random_step
 from jungle_envs.core.registry import GAMES
+from jungle_envs.games.elephant_festival.render import CELL_WIDTH
 from jungle_envs.games.tropic_race.tables import MOVE
 
 # What only a game in progress may show: whose turn it is and where the round stands.
@@ -99,4 +100,4 @@ def test_elephant_festival_frames_every_ground_alike_with_numbered_rows_and_colu
     assert blocks[0][0] == blocks[1][0]  # the same columns, in the same places
     column = blocks[0][0].index(" 2 ") + 1  # where column 2 starts
     assert blocks[0][2][column:].startswith("P0")  # row 3, column 2
-    assert blocks[1][4][column + 3 * 5 :].startswith("Y0")  # row 5, column 5
+    assert blocks[1][4][column + 3 * CELL_WIDTH :].startswith("Y0")  # row 5, column 5

@@ -272,6 +272,12 @@ class Game(ABC):
         win_value = 1.0 if len(winners) == 1 else 0.0
         return [win_value if seat in winners else -1.0 for seat in range(self.num_players)]
 
+    def action_to_string(self, state: GameState, action: int) -> str:
+        """``action`` as the seat deciding in ``state`` would say it (OpenSpiel's
+        ``action_to_string``): its fixed name, unless the game's action ids are relative
+        to the seat (Elephant Festival's colours), where it names the real thing."""
+        return self.spec.action_names[action]
+
     def describe_actions(self, actions: Sequence[int]) -> str:
         return ", ".join(f"{a}={self.spec.action_names[a]}" for a in actions)
 

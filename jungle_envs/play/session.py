@@ -143,23 +143,29 @@ class Session:
             mask = game.legal_mask(state)
             action = opponent_action(policy, game, state, player, mask, self.opponent_rng)
             action = checked_opponent_action(game, player, action, mask)
+            name = game.action_to_string(state, action)
             game._apply_action(state, action)
-            self._logged(player, action)
+            self._logged(player, name)
 
     def act(self, action: int) -> None:
         """The deciding human's action (checked); their log starts afresh."""
         seat = self.to_move()
+        name = self.action_name(action)
         self.game.apply_action(self.state, action)  # raises on an illegal action
         self.acted.add(seat)
-        self._logged(seat, action)
+        self._logged(seat, name)
 
-    def _logged(self, seat: int, action: int) -> None:
-        """``seat`` took ``action``: into everyone else's log; the seat's own starts anew."""
+    def action_name(self, action: int) -> str:
+        """The action as the seat to move would say it (``Game.action_to_string``)."""
+        return self.game.action_to_string(self.state, action)
+
+    def _logged(self, seat: int, name: str) -> None:
+        """``seat`` did ``name``: into everyone else's log; the seat's own starts anew."""
         if seat in self.logs:
             self.logs[seat] = []
         for viewer, log in self.logs.items():
             if viewer != seat:
-                log.append(Event(seat, self.game.spec.action_names[action]))
+                log.append(Event(seat, name))
 
     def log(self, viewer: int | None) -> list[Event]:
         return list(self.logs.get(viewer, []))

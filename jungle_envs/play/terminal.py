@@ -94,7 +94,7 @@ class TerminalGame:
             if self.auto_forced and len(actions) == 1 and not hot_seat:
                 # what happened since, then the move: acting starts the seat's log afresh
                 self.show_log(seat, self.since(seat))
-                name = self.session.game.spec.action_names[actions[0]]
+                name = self.session.action_name(actions[0])
                 self.session.act(actions[0])
                 self.console.print(
                     Text(f"seat {seat} (you): {name} (your only legal move)", style="dim")
@@ -144,8 +144,12 @@ class TerminalGame:
         if command in COMMANDS:
             return self.command(command, argument, seat)
         actions = self.session.legal_actions()
-        names = [self.session.game.spec.action_names[a] for a in actions]
+        names = [self.session.action_name(a) for a in actions]
         position, problem = match_action(line, names)
+        if position is None:  # the fixed names of the docs and the env work too
+            fixed = [self.session.game.spec.action_names[a] for a in actions]
+            if fixed != names:
+                position, _ = match_action(line, fixed)
         if position is None:
             self.say(problem)
             return None
@@ -247,7 +251,7 @@ class TerminalGame:
         table.add_column("#", justify="right", style="bold")
         table.add_column("action")
         for number, action in enumerate(actions, 1):
-            table.add_row(str(number), Text(session.game.spec.action_names[action]))
+            table.add_row(str(number), Text(session.action_name(action)))
         self.console.print(table)
         self.console.print(
             Text("Type a number, the start of an action's name, or help.", style="dim")

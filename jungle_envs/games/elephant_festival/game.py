@@ -24,6 +24,9 @@ class ElephantFestival(Game):
     render_module = render
     heuristic_class = ElephantFestivalHeuristic
 
+    def action_to_string(self, state, action):
+        return rules.action_string(self.config, state, action)
+
     def final_info(self, state):
         # scoring a ground is the costly part: scores, winners and details share one scoring
         totals, won, details = rules.final_results(self.config, state)

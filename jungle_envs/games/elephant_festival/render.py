@@ -17,11 +17,11 @@ from jungle_envs.games.elephant_festival.tables import (
     kind_name,
 )
 
-CELL_WIDTH = 5
+CELL_WIDTH = 7  # "R13" (colour, symbols, stack) and "E1" (an elephant), or "@RE1E2"
 LABEL_WIDTH = 8
 LEGEND = (
     "cell: colour letter, symbols, stack height when above 1; "
-    "@ = start tile, E = standing elephant, e = lying elephant"
+    "@ = start tile, E1/E2 = elephant 1/2 standing, e1/e2 = lying (the actions' numbers)"
 )
 
 
@@ -67,7 +67,7 @@ def ground_lines(
             marks = ""
             for index, at in enumerate(state.elephants[seat]):
                 if at == cell:
-                    marks += "E" if index < standing else "e"
+                    marks += ("E" if index < standing else "e") + str(index + 1)
             cells.append(_cell(ground[cell], seat, marks))
         lines.append(("   " + f"row {row}".ljust(LABEL_WIDTH) + "".join(cells)).rstrip())
     return lines

@@ -19,6 +19,7 @@ from jungle_envs.games.elephant_festival.state import validate as validate_state
 from jungle_envs.games.elephant_festival.tables import (
     ACTION_NAMES,
     ARCH_POINTS,
+    DIRECTION_NAMES,
     DIRECTIONS,
     DRAW_TILE,
     ELEPHANTS,
@@ -39,6 +40,7 @@ from jungle_envs.games.elephant_festival.tables import (
     SYMBOL_POINTS,
     TYPES,
     absolute_kind,
+    kind_name,
 )
 
 
@@ -250,6 +252,24 @@ def placement_values(
         values[action] = (gain, len(placements(moved, config.start_cell, config.grid)))
         ground[cell].pop()
     return values
+
+
+def action_string(config: Config, state: ElephantFestivalState, action: int) -> str:
+    """A placement with the deciding seat's real colours and the cell it lands on (the
+    action ids count colours from the seat's own, as the observation does)."""
+    if action == PASS_ACTION:
+        return "pass"
+    relative, elephant, direction = PLACE_ACTIONS[action]
+    seat = current_player(config, state)
+    if seat < 0:
+        return ACTION_NAMES[action]
+    kind = absolute_kind(relative, seat)
+    cell = neighbour(state.elephants[seat][elephant], direction, config.grid)
+    where = f"row {cell // config.grid}, col {cell % config.grid}" if cell >= 0 else "off"
+    return (
+        f"place {kind_name(kind)} beside elephant {elephant + 1} to the "
+        f"{DIRECTION_NAMES[direction]} ({where})"
+    )
 
 
 def legal_mask(config: Config, state: ElephantFestivalState) -> np.ndarray:
