@@ -347,6 +347,13 @@ def test_a_curriculum_switches_the_opponents_during_training(tmp_path):
     rows = list(csv.DictReader((out / "logs" / "session-0" / "progress.csv").open()))
     seen = [float(r["curriculum/stage"]) for r in rows if r.get("curriculum/stage")]
     assert seen[0] == 0.0 and seen[-1] == 1.0
+    # the learning curve marks where each stage began, with its opponents
+    from training import plot
+
+    changes = plot.stage_changes(out)
+    assert [label for _, label in changes] == ["stage 1: random 1", "stage 2: heuristic 1"]
+    assert changes[0][0] < changes[1][0] <= 512
+    assert plot.plot_run(out).is_file()
     with pytest.raises(SystemExit, match="curriculum"):
         train.main(
             [

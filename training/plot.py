@@ -47,6 +47,39 @@ def evaluation_curve(run: Path) -> tuple[list[float], list[float]]:
     return steps, values
 
 
+def stage_changes(run: Path) -> list[tuple[float, str]]:
+    """Where the curriculum moved on: (timesteps, the stage's opponents), from the
+    ``curriculum/stage`` the run logs when a stage begins; empty without a curriculum."""
+    config = run / "config.json"
+    stages = json.loads(config.read_text()).get("curriculum", []) if config.exists() else []
+    stages = sorted(stages, key=lambda stage: stage["from"])
+    changes, current = [], None
+    for log in sorted((run / "logs").glob("session-*/progress.csv")):
+        with log.open() as handle:
+            for row in csv.DictReader(handle):
+                stage = row.get("curriculum/stage")
+                if not stage or int(float(stage)) == current or not stages:
+                    continue
+                current = int(float(stage))
+                mix = stages[current]["opponents"] if current < len(stages) else {}
+                label = ", ".join(f"{name} {share:g}" for name, share in mix.items())
+                step = float(row["time/total_timesteps"])
+                changes.append((step, f"stage {current + 1}: {label}"))
+    return changes
+
+
+def mark_stages(axes, changes: list[tuple[float, str]]) -> None:
+    """A dashed line where each curriculum stage begins, so a dip at a change of opponents
+    does not read as unlearning."""
+    for step, label in changes:
+        for ax in axes:
+            ax.axvline(step, color="grey", linestyle="--", linewidth=0.8)
+        axes[0].annotate(
+            label, (step, 1.0), xycoords=("data", "axes fraction"), rotation=90,
+            va="top", ha="right", fontsize=7, color="dimgrey",
+        )  # fmt: skip
+
+
 def plot_run(run: Path) -> Path:
     import matplotlib
 
@@ -64,7 +97,9 @@ def plot_run(run: Path) -> Path:
         right.set(ylabel="mean score gained")
     else:
         right.set(ylabel="sole wins", ylim=(0, 1))
-    fig.suptitle(run.name)
+    changes = stage_changes(run)
+    mark_stages((left, right), changes)
+    fig.suptitle(run.name + (" (dashed: curriculum stages)" if changes else ""))
     fig.tight_layout()
     path = run / "learning_curve.png"
     fig.savefig(path, dpi=100)
