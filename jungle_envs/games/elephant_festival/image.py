@@ -125,7 +125,7 @@ def ground(canvas, config, state: ElephantFestivalState, seat, shown, x, y, cell
     figures: dict[int, tuple] = {}
     for e, at in enumerate(herd):
         where = 0.48 if herd[0] != herd[1] else 0.32 + 0.36 * e
-        figures[at] = (*figures.get(at, ()), (where, e < standing))
+        figures[at] = (*figures.get(at, ()), (where, e < standing, e + 1))
     # Only occupied cells are visited: a huge grid is mostly grass.
     for at, stack in enumerate(state.grounds[seat]):
         row, col = divmod(at, config.grid)
@@ -147,14 +147,14 @@ def piece(canvas, x, y, cell, code, owner, stacked=1, figures=(), background=GRA
 
 @lru_cache(maxsize=2048)
 def sprite(cell, code, owner, stacked, figures, background) -> tuple[Any, float]:
-    """A tile with its elephants ((x as a share of the cell, standing) each) as a small
+    """A tile with its elephants ((x as a share of the cell, standing, number) each) as a small
     picture, drawn once: a frame pastes ~100 of them rather than drawing ~600 shapes."""
     inset = 1.5 if cell >= 10 else 0
     side = int(cell - 2 * inset) + 1  # the far edge of the outline included
     art = Canvas(side, side, background)
     tile(art, -inset, -inset, cell, code, owner, stacked)
-    for where, standing in figures:
-        elephant(art, where * cell - inset, 0.62 * cell - inset, cell, standing)
+    for where, standing, number in figures:
+        elephant(art, where * cell - inset, 0.62 * cell - inset, cell, standing, number)
     return art.image, inset
 
 
@@ -182,10 +182,13 @@ def tile(canvas: Canvas, x, y, cell, code: int, owner: int, stacked: int = 1) ->
             canvas.box(bar, fill=TILE_RGB[(owner + 1 + d) % NUM_COLORS], radius=2)
         canvas.circle((mid_x, mid_y - cell * 0.12), cell * 0.1, fill=WHITE)
         return
-    symbols, r = code % TYPES, max(cell * 0.065, 1.5)
-    for k in range(symbols):
-        dx = (k - (symbols - 1) / 2) * r * 2.7
-        canvas.circle((x + cell / 2 + dx, y + cell * 0.22), r, fill=WHITE)
+    # Up to three dots a row, two rows above where the elephants stand: large enough to
+    # count at a glance on a 1280 x 720 frame.
+    symbols, r = code % TYPES, max(cell * 0.085, 1.5)
+    for row, count in enumerate((min(symbols, 3), symbols - 3) if symbols > 3 else (symbols,)):
+        for k in range(count):
+            dx = (k - (count - 1) / 2) * r * 2.6
+            canvas.circle((x + cell / 2 + dx, y + cell * (0.2 + 0.2 * row)), r, fill=WHITE)
     if stacked > 1:
         size, right, bottom = cell * 0.34, x + cell - 2, y + cell - 2
         canvas.box((right - size, bottom - size, right, bottom), fill=WHITE, radius=2)
@@ -198,9 +201,12 @@ def tile(canvas: Canvas, x, y, cell, code: int, owner: int, stacked: int = 1) ->
         )
 
 
-def elephant(canvas: Canvas, cx: float, cy: float, cell: float, standing: bool) -> None:
+def elephant(
+    canvas: Canvas, cx: float, cy: float, cell: float, standing: bool, number: int = 0
+) -> None:
     """A small elephant in profile, trunk to the left; one that lies (its seat passed) is
-    the same figure on its back, legs up, and paler."""
+    the same figure on its back, legs up, and paler. ``number`` (1 or 2, the one the
+    actions name) is written on its body when the figure is large enough to read it."""
     s, fill = cell * 0.28, ELEPHANT if standing else LYING
     if s < 3:
         canvas.circle((cx, cy), max(s, 1.5), fill=fill)
@@ -219,6 +225,9 @@ def elephant(canvas: Canvas, cx: float, cy: float, cell: float, standing: bool) 
     canvas.line([at(-1.0, -0.4), at(-1.15, 0.55)], WHITE, 3)
     canvas.line([at(-1.0, -0.4), at(-1.15, 0.55)], fill, 2)
     canvas.circle(at(-0.85, -0.45), 0.35 * s, fill=fill, outline=WHITE)
+    if number and s >= 7:
+        ink = WHITE if standing else INK
+        stamp_text(canvas, at(0.05, -0.05), str(number), max(int(s * 1.05), 8), ink, anchor="mm")
 
 
 def panel(canvas: Canvas, config: Config, state: ElephantFestivalState, shown) -> None:
@@ -254,20 +263,24 @@ def panel(canvas: Canvas, config: Config, state: ElephantFestivalState, shown) -
             canvas.box((left + 2, y + 24, left + 46, y + 68), outline=MUTED, radius=3)
             stamp_text(canvas, (left + 24, y + 46), "?", 16, MUTED, anchor="mm")
     y += 86
-    stamp_text(canvas, (x, y), f"out of the game (not taken): {sum(state.discarded)}", 15)
+    stamp_text(canvas, (x, y), f"tiles nobody took, out of the game: {sum(state.discarded)}", 14)
+    stamp_text(canvas, (x + 52, y + 20), "elephant symbols on the tile:", 11, MUTED)
+    grid_x = x + 52
     for symbols in range(TYPES):
-        stamp_text(canvas, (x + 14 + symbols * 46, y + 22), str(symbols), 11, MUTED, anchor="ma")
+        spot = (grid_x + 14 + symbols * 38, y + 34)
+        stamp_text(canvas, spot, str(symbols), 11, MUTED, anchor="ma")
     for color in range(NUM_COLORS):
+        top = y + 48 + color * 30
+        stamp_text(canvas, (x, top + 14), COLORS[color], 11, anchor="lm")
         for symbols in range(TYPES):
             count = state.discarded[color * TYPES + symbols]
-            left, top = x + symbols * 46, y + 36 + color * 32
+            left = grid_x + symbols * 38
             if count:
-                piece(canvas, left, top, 28, color * TYPES + symbols, 0, background=BACKGROUND)
-                stamp_text(canvas, (left + 30, top + 14), f"{count}", 11, anchor="lm")
+                piece(canvas, left, top, 26, color * TYPES + symbols, 0, background=BACKGROUND)
+                stamp_text(canvas, (left + 27, top + 13), f"{count}", 11, anchor="lm")
             else:
-                canvas.box((left + 2, top + 2, left + 26, top + 26), outline=GRASS_LINE)
-    stamp_text(canvas, (x, y + 198), "columns: elephant symbols", 11, MUTED)
-    legend(canvas, x, y + 222)
+                stamp_text(canvas, (left + 13, top + 13), "-", 11, GRASS_LINE, anchor="mm")
+    legend(canvas, x, y + 206)
 
 
 def legend(canvas: Canvas, x: float, y: float) -> None:
@@ -277,7 +290,8 @@ def legend(canvas: Canvas, x: float, y: float) -> None:
     piece(canvas, x, y + 44, 36, START_TILE, 0, background=BACKGROUND)
     stamp_text(canvas, (x + 44, y + 46), "start tile; edges: arch colours", 12)
     stamp_text(canvas, (x + 44, y + 62), "(N, E, S, W: next colours)", 12)
-    elephant(canvas, x + 20, y + 104, 40, True)
-    stamp_text(canvas, (x + 44, y + 96), "standing elephant (+1)", 12)
-    elephant(canvas, x + 20, y + 138, 40, False)
-    stamp_text(canvas, (x + 44, y + 130), "lying elephant (a pass)", 12)
+    elephant(canvas, x + 20, y + 104, 40, True, 1)
+    stamp_text(canvas, (x + 44, y + 96), "standing elephant 1 (+1); 1, 2:", 12)
+    stamp_text(canvas, (x + 44, y + 112), "the number the actions name", 12)
+    elephant(canvas, x + 20, y + 148, 40, False, 2)
+    stamp_text(canvas, (x + 44, y + 140), "lying elephant 2 (a pass)", 12)
