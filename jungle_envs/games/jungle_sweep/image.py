@@ -168,7 +168,11 @@ def fixed_layer(players: int, ring: tuple[int, ...], size: int) -> Any:
         label = f"{TERRAIN_SYMBOLS[terrain]} {TERRAIN_LABELS[terrain]}"
         stamp_text(c, (x + 22, ty + 2), label, size=12)
     broom(c, (x0 + 10, y + 76), 26)
-    stamp_text(c, (x0 + 22, y + 70), "broom    palm border = its monkey", size=12)
+    stamp_text(c, (x0 + 22, y + 70), "broom", size=12)
+    # Each palm is some monkey's home: its border takes that monkey's colour.
+    c.box((x0 + 70, y + 68, x0 + 86, y + 84), fill=TERRAIN_COLORS[PALM], outline=SEAT_COLORS[0],
+          width=3)  # fmt: skip
+    stamp_text(c, (x0 + 92, y + 70), "border colour: whose home palm", size=12)
     return c.image
 
 
