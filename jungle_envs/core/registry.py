@@ -121,14 +121,17 @@ def registered_defaults(name: str) -> dict[str, Any]:
     """The env arguments' defaults, shown by ``env.spec.kwargs`` and the registry; only
     those the single and the vector env share (``make_vec`` hands them to both). The game
     options stay out: their defaults are in ``GameSpec.options`` and the env pages."""
-    spec = load_entry_point(ENTRIES[name].game).spec
-    return {
-        "num_players": spec.default_players,
-        "opponents": "random",
-        "agent_seat": "random",
-        "observation_mode": "flat",
-        "illegal_action": "lose",
-        "reward": "win",
-        "skip_forced_actions": True,
-        "step_limit": -1,
+    import inspect
+
+    entry = ENTRIES[name]
+    single, vector = (inspect.signature(load_entry_point(path).__init__).parameters
+                      for path in (entry.env, entry.vector_env))  # fmt: skip
+    defaults = {
+        key: parameter.default
+        for key, parameter in single.items()
+        if key in vector
+        and parameter.default is not inspect.Parameter.empty
+        and vector[key].default == parameter.default
     }
+    defaults["num_players"] = load_entry_point(entry.game).spec.default_players
+    return defaults
