@@ -64,7 +64,9 @@ def observe_cell(cfg, s, obs, other, seat, base, shift, cell):
 
 
 @kernel
-def observe(cfg, s, seat, obs):
+def observe_board(cfg, s, seat, obs):
+    """``observe`` without the ``moves`` piece: the observation of a config without
+    move features."""
     obs[:] = 0.0
     n, cells = cfg.num_players, cfg.cells
     for other in range(n):
@@ -86,7 +88,13 @@ def observe(cfg, s, seat, obs):
         obs[cfg.obs_at[OBS_PASSES] + (other - seat) % n] = s[cfg.passes + other] / MAX_PASSES
     obs[cfg.obs_at[OBS_HOLDER] + (s[cfg.holder] - seat) % n] = 1.0
     obs[cfg.obs_at[OBS_PLAYERS] + n - MIN_PLAYERS] = 1.0
-    if cfg.move_features and current_player(cfg, s) == seat:
+
+
+@kernel
+def observe(cfg, s, seat, obs):
+    """The observation with the ``moves`` piece (the move-features config's ``observe``)."""
+    observe_board(cfg, s, seat, obs)
+    if current_player(cfg, s) == seat:
         write_move_features(cfg, s, seat, obs)
 
 

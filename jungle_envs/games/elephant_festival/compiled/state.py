@@ -75,6 +75,12 @@ ElephantFestivalTwinConfig = namedtuple(
         "obs_at",
     ],
 )  # fmt: skip
+# The same fields with the move_features option, as a class of its own: numba compiles
+# a game's kernels per config class, so a config without move features never
+# compiles them (its first env is ready sooner).
+ElephantFestivalMovesTwinConfig = namedtuple(
+    "ElephantFestivalMovesTwinConfig", ElephantFestivalTwinConfig._fields
+)
 TwinConfig = ElephantFestivalTwinConfig
 
 
@@ -101,7 +107,8 @@ def make_twin_config(config: Config) -> TwinConfig:
         at[name], size = size, size + length
     if size > MAX_ROW:
         raise TwinUnavailable(f"a {config.grid} x {config.grid} ground does not fit an int32 row")
-    return TwinConfig(
+    config_class = ElephantFestivalMovesTwinConfig if config.move_features else TwinConfig
+    return config_class(
         num_players=n,
         num_actions=len(ACTION_NAMES),
         obs_size=config.observation_size,

@@ -78,7 +78,9 @@ def phase_index(phase):
 
 
 @kernel
-def observe(cfg, s, seat, obs):
+def observe_board(cfg, s, seat, obs):
+    """``observe`` without the ``moves`` piece (a config without move features); returns
+    the monkey the observation centres on."""
     obs[:] = 0.0
     monkeys, n = cfg.num_monkeys, cfg.num_players
     decide = deciding(s, cfg)
@@ -136,10 +138,16 @@ def observe(cfg, s, seat, obs):
     for i in range(nvals):
         obs[at + i] = min(obs[at + i], 1.0)
     obs[cfg.obs_at[OBS_OWN_VALUE]] = min(own / 64.0, 1.0)
-    if cfg.move_features:
-        move_features(cfg, s, focus, obs, cfg.obs_at[OBS_MOVES])
-        if s[cfg.phase] == CHOOSE_DIE and focus == mover(cfg, s):
-            write_lookahead(cfg, s, seat, focus, obs, cfg.obs_at[OBS_MOVES])
+    return focus
+
+
+@kernel
+def observe(cfg, s, seat, obs):
+    """The observation with the ``moves`` piece (the move-features config's ``observe``)."""
+    focus = observe_board(cfg, s, seat, obs)
+    move_features(cfg, s, focus, obs, cfg.obs_at[OBS_MOVES])
+    if s[cfg.phase] == CHOOSE_DIE and focus == mover(cfg, s):
+        write_lookahead(cfg, s, seat, focus, obs, cfg.obs_at[OBS_MOVES])
 
 
 @kernel

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from jungle_envs.core.compiled.arrays import copy_into
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.games.jungle_sweep.compiled.board import (
     FACE_STEPS,
@@ -104,7 +105,8 @@ def reroll_value(cfg, s, pos, m, depth):
     face = np.zeros(frames, dtype=np.int64)
     total = np.zeros(frames)
     floor = np.zeros(frames)  # the value the re-roll of this frame is maxed with
-    at[0], level[0], top = pos, depth, 0
+    copy_into(at[0], pos)
+    level[0], top = depth, 0
     while True:
         if face[top] == NUM_FACES:
             value = total[top] / NUM_FACES
@@ -119,7 +121,7 @@ def reroll_value(cfg, s, pos, m, depth):
             total[top] += value
             face[top] += 1
             continue
-        at[top + 1] = at[top]
+        copy_into(at[top + 1], at[top])
         at[top + 1, m] = clearing
         level[top + 1], face[top + 1], total[top + 1] = deeper, 0, 0.0
         floor[top + 1] = value

@@ -88,6 +88,10 @@ JungleSweepTwinConfig = namedtuple(
         "obs_at",
     ],
 )  # fmt: skip
+# The same fields with the move_features option, as a class of its own: numba compiles
+# a game's kernels per config class, so a config without move features never
+# compiles them (its first env is ready sooner).
+JungleSweepMovesTwinConfig = namedtuple("JungleSweepMovesTwinConfig", JungleSweepTwinConfig._fields)
 
 
 def make_twin_config(config: Config) -> JungleSweepTwinConfig:
@@ -109,7 +113,8 @@ def make_twin_config(config: Config) -> JungleSweepTwinConfig:
     ):
         at[name], size = size, size + length
     ring_counts = np.array(config.ring_counts, dtype=np.int64)  # rounds x tile codes
-    return JungleSweepTwinConfig(
+    config_class = JungleSweepMovesTwinConfig if config.move_features else JungleSweepTwinConfig
+    return config_class(
         num_players=config.num_players,
         num_actions=len(ACTION_NAMES),
         obs_size=config.observation_size,

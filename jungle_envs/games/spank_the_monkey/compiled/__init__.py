@@ -13,6 +13,7 @@ from __future__ import annotations
 from jungle_envs.core.compiled.contract import register_twin
 from jungle_envs.games.spank_the_monkey.compiled import encoding, heuristic, reading, rules
 from jungle_envs.games.spank_the_monkey.compiled.state import (
+    SpankMovesTwinConfig,
     TwinConfig,
     make_twin_config,
     pack,
@@ -21,16 +22,18 @@ from jungle_envs.games.spank_the_monkey.compiled.state import (
 
 __all__ = ["TwinConfig", "make_twin_config", "pack", "unpack"]
 
-register_twin(
-    TwinConfig,
+KERNELS = dict(
     init_state=rules.init_state,
     current_player=rules.current_player,
     legal_mask=reading.legal_mask,
     apply_action=rules.apply_action,
     sample_chance=rules.sample_chance,
     apply_chance=rules.apply_chance,
-    observe=encoding.observe,
+    observe=encoding.observe_board,
     scores=rules.scores,
     returns=rules.returns,
     heuristic_action=heuristic.heuristic_action,
 )
+register_twin(TwinConfig, **KERNELS)
+# with the move_features option: the observation with its moves piece
+register_twin(SpankMovesTwinConfig, **{**KERNELS, "observe": encoding.observe})

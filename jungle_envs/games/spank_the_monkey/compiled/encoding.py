@@ -116,7 +116,9 @@ def put(obs, at, value):
 
 
 @kernel
-def observe(cfg, s, seat, obs):
+def observe_board(cfg, s, seat, obs):
+    """``observe`` without the ``moves`` piece: the observation of a config without
+    move features."""
     obs[:] = 0.0
     n, monkey = cfg.num_players, s[cfg.monkey]
     hand = hand_at(cfg, seat)
@@ -172,7 +174,13 @@ def observe(cfg, s, seat, obs):
         obs[OBS_ATTACK_REDIRECTED] = s[attack + A_REDIRECTED]
     obs[OBS_DISCARDS_LEFT] = s[cfg.discards_left] / MAX_DISCARDS
     obs[OBS_PLAYERS + n - MIN_PLAYERS] = 1.0
-    if cfg.move_features and deciding(cfg, s) == seat:
+
+
+@kernel
+def observe(cfg, s, seat, obs):
+    """The observation with the ``moves`` piece (the move-features config's ``observe``)."""
+    observe_board(cfg, s, seat, obs)
+    if deciding(cfg, s) == seat:
         write_move_features(cfg, s, seat, obs)
 
 

@@ -82,6 +82,10 @@ SpankTwinConfig = namedtuple(
         # offsets into the observation (``config.layout``)
     ],
 )  # fmt: skip
+# The same fields with the move_features option, as a class of its own: numba compiles
+# a game's kernels per config class, so a config without move features never
+# compiles them (its first env is ready sooner).
+SpankMovesTwinConfig = namedtuple("SpankMovesTwinConfig", SpankTwinConfig._fields)
 TwinConfig = SpankTwinConfig
 
 
@@ -114,7 +118,8 @@ def make_twin_config(config: Config) -> TwinConfig:
         ("attack", ATTACK_FIELDS),
     ):
         at[name], size = size, size + length
-    return TwinConfig(
+    config_class = SpankMovesTwinConfig if config.move_features else SpankTwinConfig
+    return config_class(
         num_players=n,
         num_actions=len(ACTIONS.names),
         obs_size=config.observation_size,

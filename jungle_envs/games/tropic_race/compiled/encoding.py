@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from jungle_envs.core.compiled.arrays import copy_into
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.games.tropic_race.compiled.board import TILE_FAR, TILE_NEAR
 from jungle_envs.games.tropic_race.compiled.heuristic import after, progress, seen_from
@@ -58,7 +59,9 @@ LAND_AT = location_table(LAND_INDEX.items())
 
 
 @kernel
-def observe(cfg, s, seat, obs):
+def observe_board(cfg, s, seat, obs):
+    """``observe`` without the ``moves`` piece: the observation of a config without
+    move features."""
     obs[:] = 0.0
     n, per = cfg.num_players, cfg.monkeys
     for other in range(n):
@@ -86,7 +89,13 @@ def observe(cfg, s, seat, obs):
     obs[OBS_PLAYERS + n - MIN_PLAYERS] = 1.0
     for i in range(cfg.field_features.shape[0]):
         obs[OBS_FIELDS + i] = cfg.field_features[i]
-    if cfg.move_features and current_player(cfg, s) == seat:
+
+
+@kernel
+def observe(cfg, s, seat, obs):
+    """The observation with the ``moves`` piece (the move-features config's ``observe``)."""
+    observe_board(cfg, s, seat, obs)
+    if current_player(cfg, s) == seat:
         write_move_features(cfg, s, seat, obs)
 
 
@@ -134,7 +143,7 @@ def write_move_features(cfg, s, seat, obs):
         obs[at + 4] = scaled(value, -STANDING_SPAN, 2 * STANDING_SPAN)
         obs[at + 5] = value == best
         obs[at + 6] = min(best - value, GAP_SPAN) / GAP_SPAN
-        played[:] = s
+        copy_into(played, s)
         apply_action(cfg, played, action)
         obs[at + 7] = played[cfg.phase] == GAME_OVER
         obs[at + 8] = count_at(cfg, played, seat, GOAL) > count_at(cfg, s, seat, GOAL)

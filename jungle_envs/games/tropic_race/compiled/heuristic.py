@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from jungle_envs.core.compiled.arrays import copy_into
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.games.tropic_race.compiled.board import TILE_FAR, distance_to_goal
 from jungle_envs.games.tropic_race.compiled.rules import (
@@ -57,11 +58,12 @@ def seen_from(cfg, s, seat, view):
     """Write into ``view`` the position ``encoding.decode`` gives ``seat``: seats rotated
     so it comes first, on the move, with what decoding cannot know (``then``,
     ``volcano``, ``rolls``) reset."""
-    view[:] = s
+    copy_into(view, s)
     n, per = cfg.num_players, cfg.monkeys
     for k in range(n):
         source = cfg.seats + ((seat + k) % n) * per
-        view[cfg.seats + k * per : cfg.seats + (k + 1) * per] = s[source : source + per]
+        for i in range(per):
+            view[cfg.seats + k * per + i] = s[source + i]
     if s[cfg.phase] != MOVE and s[cfg.phase] != LION:
         view[cfg.phase], view[cfg.steps] = ROLL, 0
     view[cfg.player], view[cfg.then] = 0, THEN_STEP_ONE
@@ -85,7 +87,7 @@ def heuristic_action(cfg, s, seat, obs, mask):
 
 @kernel
 def after(cfg, view, child, pushed, action):
-    child[:] = view
+    copy_into(child, view)
     apply_action(cfg, child, action)
     if child[cfg.phase] == PUSH:  # the average over the tiles the push may draw
         left = 0
@@ -95,7 +97,7 @@ def after(cfg, view, child, pushed, action):
         for kind in range(KINDS):
             count = child[cfg.supply + kind]
             if count > 0:
-                pushed[:] = child
+                copy_into(pushed, child)
                 apply_chance(cfg, pushed, kind)
                 total += (count / left) * value(cfg, pushed)
         return total

@@ -61,6 +61,10 @@ TropicRaceTwinConfig = namedtuple(
         # offsets into the observation
     ],
 )  # fmt: skip
+# The same fields with the move_features option, as a class of its own: numba compiles
+# a game's kernels per config class, so a config without move features never
+# compiles them (its first env is ready sooner).
+TropicRaceMovesTwinConfig = namedtuple("TropicRaceMovesTwinConfig", TropicRaceTwinConfig._fields)
 TwinConfig = TropicRaceTwinConfig
 
 
@@ -94,7 +98,8 @@ def make_twin_config(config: Config) -> TwinConfig:
     features = np.array(
         [flag for f in LAND for flag in (die_field[f], arrow_field[f])], dtype=np.float64
     )
-    return TwinConfig(
+    config_class = TropicRaceMovesTwinConfig if config.move_features else TropicRaceTwinConfig
+    return config_class(
         num_players=config.num_players,
         num_actions=len(ACTION_NAMES),
         obs_size=config.observation_size,
