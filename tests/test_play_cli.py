@@ -236,7 +236,7 @@ def test_the_log_shows_every_opponent_decision_and_chance_event_since_the_last_t
         return outcome
 
     game.sample_chance = watched_chance
-    turns, summed = [], []
+    turns, summed, effects = [], [], []
     mark = [0]
 
     def answer(prompt: str) -> str:
@@ -244,6 +244,8 @@ def test_the_log_shows_every_opponent_decision_and_chance_event_since_the_last_t
         shown = [line.strip() for line in out[mark[0] :].splitlines()]
         mark[0] = len(out)
         logged = [line for line in shown if line.startswith(("seat 1 (", "seat 2 (", "chance:"))]
+        effects.extend(line.split(" => ")[1] for line in logged if " => " in line)
+        logged = [line.split(" => ")[0] for line in logged]  # the move, without what it did
         summary = logged and re.match(
             r"chance: the set-up, (\d+) draws \((.*); \.\.\.\)", logged[0]
         )
@@ -265,6 +267,7 @@ def test_the_log_shows_every_opponent_decision_and_chance_event_since_the_last_t
     out = text(game_table.console)
     assert "seat 1 (heuristic): take die" in out and "seat 2 (random): take die" in out
     assert "chance: rolled" in out
+    assert any(effect.startswith("monkey ") and " lands on " in effect for effect in effects)
 
 
 def test_hot_seat_hands_over_and_shows_each_seat_its_own_view():

@@ -90,7 +90,7 @@ class Game(ABC):
     # game modules do; the Game subclass only names its modules (``rules_module`` ...).
     rules_module: ClassVar[ModuleType]  # new_state, current_player, legal_actions, ...
     encoding_module: ClassVar[ModuleType]  # observe
-    render_module: ClassVar[ModuleType]  # render, describe_outcome
+    render_module: ClassVar[ModuleType]  # render, describe_outcome, describe_effect
     heuristic_class: ClassVar[type]  # built with the config; act(obs, mask, rng)
 
     def new_state(self) -> GameState:
@@ -176,6 +176,18 @@ class Game(ABC):
 
     def _describe_outcome(self, state: GameState, outcome: int, viewer: int | None) -> str:
         return self.render_module.describe_outcome(self.config, state, outcome, viewer)
+
+    def describe_effect(
+        self, before: GameState, after: GameState, viewer: int | None = None
+    ) -> str:
+        """What one action or chance outcome did, from the state ``before`` it to the state
+        ``after`` it, in words as ``viewer`` may know it ("seat 1's monkey on T3 back to
+        START"), "" when nothing beyond the move itself is worth a line. The play log
+        puts it after the move ("move START->T3 => ..."), as OpenSpiel's action strings
+        plus their outcome."""
+        if viewer is not None:
+            viewer = self.check_seat(viewer, "viewer")
+        return self.render_module.describe_effect(self.config, before, after, viewer)
 
     def render_image(self, state: GameState, viewer: int | None = None) -> np.ndarray:
         """The table as an RGB picture (uint8, ``(height, width, 3)``, the same size for

@@ -19,7 +19,7 @@ from jungle_envs.core.files import atomic_write_text, read_text_limited
 from jungle_envs.core.game import CHANCE, TERMINAL, Game
 from jungle_envs.core.policies import make_policy, opponent_action
 from jungle_envs.core.registry import GAMES, make_game
-from jungle_envs.core.state import StateError
+from jungle_envs.core.state import GameState, StateError
 
 HUMAN = "human"
 SAVE_FORMAT = "jungle_envs.play"
@@ -135,37 +135,47 @@ class Session:
                 return player
             if player == CHANCE:
                 outcome = game.sample_chance(state, self.chance_rng)
-                for viewer, log in self.logs.items():
-                    log.append(Event(None, game.describe_outcome(state, outcome, viewer)))
+                before = state.copy()
+                said = {v: game.describe_outcome(state, outcome, v) for v in self.logs}
                 game._apply_chance(state, outcome)
+                for viewer, log in self.logs.items():
+                    log.append(Event(None, self._with_effect(said[viewer], before, viewer)))
                 continue
             policy = self.policies[player]
             mask = game.legal_mask(state)
             action = opponent_action(policy, game, state, player, mask, self.opponent_rng)
             action = checked_opponent_action(game, player, action, mask)
             name = game.action_to_string(state, action)
+            before = state.copy()
             game._apply_action(state, action)
-            self._logged(player, name)
+            self._logged(player, name, before)
 
     def act(self, action: int) -> None:
         """The deciding human's action (checked); their log starts afresh."""
         seat = self.to_move()
         name = self.action_name(action)
+        before = self.state.copy()
         self.game.apply_action(self.state, action)  # raises on an illegal action
         self.acted.add(seat)
-        self._logged(seat, name)
+        self._logged(seat, name, before)
 
     def action_name(self, action: int) -> str:
         """The action as the seat to move would say it (``Game.action_to_string``)."""
         return self.game.action_to_string(self.state, action)
 
-    def _logged(self, seat: int, name: str) -> None:
-        """``seat`` did ``name``: into everyone else's log; the seat's own starts anew."""
+    def _logged(self, seat: int, name: str, before: GameState) -> None:
+        """``seat`` did ``name`` (the state was ``before``): into everyone else's log with
+        what it did; the seat's own log starts anew."""
         if seat in self.logs:
             self.logs[seat] = []
         for viewer, log in self.logs.items():
             if viewer != seat:
-                log.append(Event(seat, name))
+                log.append(Event(seat, self._with_effect(name, before, viewer)))
+
+    def _with_effect(self, text: str, before: GameState, viewer: int | None) -> str:
+        """``text`` and what the step from ``before`` to now did, as ``viewer`` may know it."""
+        effect = self.game.describe_effect(before, self.state, viewer)
+        return f"{text} => {effect}" if effect else text
 
     def log(self, viewer: int | None) -> list[Event]:
         return list(self.logs.get(viewer, []))

@@ -108,3 +108,27 @@ def describe_outcome(
 ) -> str:
     """A tile drawn from the bag: it goes face up on display, so every viewer knows it."""
     return f"seat {state.holder} drew a {kind_name(outcome)} from the bag"
+
+
+def describe_effect(
+    config: Config, before: ElephantFestivalState, after: ElephantFestivalState, viewer: int | None
+) -> str:
+    """What a placement, a pass or a draw did beyond itself: the score it is worth now (the
+    score if the game ended here), an elephant lying down, tiles nobody took leaving the
+    game. The grounds are public."""
+    events = []
+    old_scores, new_scores = rules.scores(config, before), rules.scores(config, after)
+    for seat, (old, new) in enumerate(zip(old_scores, new_scores, strict=True)):
+        if new != old:
+            events.append(f"seat {seat} now scores {new:+.0f} (was {old:+.0f})")
+    for seat, (old, new) in enumerate(zip(before.passes, after.passes, strict=True)):
+        if new > old:
+            events.append(f"seat {seat} passes: {new} of its elephants lie down")
+    for kind in range(NUM_KINDS):
+        gone = after.discarded[kind] - before.discarded[kind]
+        if gone > 0:
+            events.append(f"{gone} {kind_name(kind)}{'s' if gone > 1 else ''} left the game")
+    if after.phase == GAME_OVER and before.phase != GAME_OVER:
+        won = rules.winners(config, after)
+        events.append("game over: winner(s) " + ", ".join(f"seat {w}" for w in won))
+    return "; ".join(events)

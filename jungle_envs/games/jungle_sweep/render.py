@@ -106,3 +106,33 @@ def describe_outcome(
     seat = monkey % config.num_players
     value = outcome if viewer is None or viewer == seat else "?"
     return f"monkey {monkey_label(config, monkey)} drew a coconut (value {value})"
+
+
+FIELD_NAMES = {"path": "jungle path", "water": "water hole"}  # as the rules name them
+
+
+def field_text(config: Config, code: int) -> str:
+    if code >= PALM:
+        return f"the palm of monkey {monkey_label(config, code - PALM)}"
+    return f"a {FIELD_NAMES.get(TERRAIN_LABELS[code], TERRAIN_LABELS[code])}"
+
+
+def describe_effect(
+    config: Config, before: JungleSweepState, after: JungleSweepState, viewer: int | None
+) -> str:
+    """What a move or a roll did beyond itself: where a monkey lands, who is swept out and
+    in which place, a round or the game ending. Positions and sweeps are public."""
+    events = []
+    if after.round == before.round:
+        for m, (old, new) in enumerate(zip(before.monkey_pos, after.monkey_pos, strict=True)):
+            if old >= 0 and new < 0:
+                place = after.leaving_order.index(m) + 1 if m in after.leaving_order else 0
+                events.append(f"monkey {monkey_label(config, m)} is swept out (#{place})")
+            elif new >= 0 and new != old:
+                where = field_text(config, after.ring[new])
+                events.append(f"monkey {monkey_label(config, m)} lands on {where}")
+    elif before.round < ROUNDS:
+        events.append(f"round {before.round + 1} of {ROUNDS} ends")
+    if after.phase == GAME_OVER and before.phase != GAME_OVER:
+        events.append(f"game over: {result_text(config, after)}")
+    return "; ".join(events)

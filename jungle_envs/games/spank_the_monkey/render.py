@@ -101,3 +101,42 @@ def describe_outcome(config: Config, state: SpankState, outcome: int, viewer: in
         return f"seat {outcome} starts"
     seat = state.queue[0] if state.phase == QUAKE_ROLL else state.player
     return f"seat {seat} rolled {outcome} {ROLL_PURPOSE[state.phase]}"
+
+
+def describe_effect(
+    config: Config, before: SpankState, after: SpankState, viewer: int | None
+) -> str:
+    """What a move or a roll did beyond itself: a card taken back from the discard pile
+    (it lay face up), towers rising or falling, the monkey climbing, a spank. Cards that
+    go into a hand from the deck stay secret; the draw's own line says so."""
+    events = []
+    kept = 0
+    while kept < min(len(before.discard), len(after.discard)):
+        if before.discard[kept] != after.discard[kept]:
+            break
+        kept += 1
+    for card in before.discard[kept:]:
+        taker = next(
+            (s for s in range(config.num_players) if after.hands[s][card] > before.hands[s][card]),
+            None,
+        )
+        if taker is not None:
+            events.append(f"seat {taker} takes {CARDS[card].name} back from the discard pile")
+    for seat in range(config.num_players):
+        old = tower_height(before.towers[seat], CARDS)
+        new = tower_height(after.towers[seat], CARDS)
+        if new != old:
+            move = "rises" if new > old else "falls"
+            events.append(f"seat {seat}'s tower {move} to height {new}")
+    if after.monkey != before.monkey:
+        events.append(
+            f"the monkey {'climbs' if after.monkey > before.monkey else 'drops'} "
+            f"to height {after.monkey}"
+        )
+    if after.phase == GAME_OVER and before.phase != GAME_OVER:
+        events.append(
+            f"seat {after.winner} spanks the monkey and wins"
+            if after.winner >= 0
+            else "the deck runs out: the monkey wins"
+        )
+    return "; ".join(events)

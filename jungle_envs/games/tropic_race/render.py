@@ -93,3 +93,27 @@ def describe_outcome(
     if state.phase == PICK_START:
         return f"seat {outcome} starts"
     return f"drew a river tile ({TILE_KINDS[outcome].replace('_', '-')})"
+
+
+def describe_effect(
+    config: Config, before: TropicRaceState, after: TropicRaceState, viewer: int | None
+) -> str:
+    """What a move or a roll did beyond itself: monkeys sent back to START (by the lion or
+    a push), monkeys reaching the goal, the volcano. Everything is public."""
+    events = []
+    for seat, (old, new) in enumerate(zip(before.monkeys, after.monkeys, strict=True)):
+        left, arrived = list(old), []
+        for location in new:
+            if location in left:
+                left.remove(location)
+            else:
+                arrived.append(location)
+        home = arrived.count(START)
+        sent_back = [loc for loc in left if loc != START][:home] if home else []
+        for location in sent_back:
+            events.append(f"seat {seat}'s monkey on {LOCATION_NAMES[location]} back to START")
+        if arrived.count(GOAL):
+            events.append(f"seat {seat}'s monkey reaches the GOAL")
+    if after.volcano and not before.volcano:
+        events.append("the supply is empty: the volcano erupts and ends the game")
+    return "; ".join(events)
