@@ -9,12 +9,12 @@ RLLIB_VENV ?= .venv-rllib
 RLLIB_PY := $(RLLIB_VENV)/bin/python
 RLLIB_STAMP := $(RLLIB_VENV)/.installed
 
-.PHONY: demo agent test test-all test-rllib lint bench soak docs clean
+.PHONY: demo agent test test-all test-rllib lint bench soak docs clean serve browser
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[train,test]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[train,test,web]'
 	touch $(STAMP)
 
 ## Train MaskablePPO on Jungle Sweep for a few minutes and compare it with the heuristic.
@@ -30,11 +30,22 @@ agent: $(STAMP)
 	$(PY) -m training.agent --game $(GAME) --players $(PLAYERS) $(AGENT_ARGS)
 
 ## The test suite (what CI runs): lint, compile the games' kernels once (two at a time),
-## then every test not marked slow.
-test: $(STAMP)
+## then every test not marked slow; the browser tests drive Debian's Chromium (below).
+test: $(STAMP) browser
 	$(PY) -m ruff check .
 	$(PY) -m jungle_envs warmup
 	$(PY) -m pytest -n 2 -q
+
+## Debian's Chromium for the browser tests, which Playwright drives (its own browser
+## download is never used); without it they are skipped and say why.
+browser:
+	@command -v chromium >/dev/null 2>&1 || apt-get install -y -q chromium >/dev/null 2>&1 \
+		|| sudo -n apt-get install -y -q chromium >/dev/null 2>&1 \
+		|| echo "no chromium (Debian's package): the browser tests will be skipped"
+
+## Play in the browser: the table and replays at http://127.0.0.1:8000/ (Ctrl+C stops it).
+serve: $(STAMP)
+	$(PY) -m jungle_envs serve
 
 $(RLLIB_STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(RLLIB_VENV)
@@ -48,7 +59,7 @@ test-rllib: $(RLLIB_STAMP)
 
 ## Every test, the slow ones included: a ten times deeper property search of saved states
 ## (fresh examples each run) and a larger soak slice on two workers.
-test-all: $(STAMP)
+test-all: $(STAMP) browser
 	$(PY) -m jungle_envs warmup
 	$(PY) -m pytest -n 2 -q -m ''
 

@@ -2,6 +2,7 @@
 
     jungle-envs warmup [GAME ...] [--workers N]    compile the games' kernels now
     jungle-envs play ...                           the terminal table (as jungle-play)
+    jungle-envs serve [--host H] [--port P]        the browser table and replays
     jungle-envs games                              the registered envs and their players
 
 The first use of a game on a machine compiles its kernels (tens of seconds per game, said
@@ -44,6 +45,7 @@ def parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=2, help="games compiled at once (default: 2)"
     )
     commands.add_parser("play", help="the terminal table (jungle-play's options)", add_help=False)
+    commands.add_parser("serve", help="the browser table (jungle_envs.web)", add_help=False)
     commands.add_parser("games", help="the registered envs, their players and options")
     return top
 
@@ -66,6 +68,10 @@ def main(argv: list[str] | None = None) -> int:
         from jungle_envs.play.cli import main as play
 
         return play(argv[1:], prog="jungle-envs play")
+    if argv[:1] == ["serve"]:
+        from jungle_envs.web.__main__ import main as serve
+
+        return serve(argv[1:], prog="jungle-envs serve")
     args = parser().parse_args(argv)
     if args.command == "warmup":
         if args.workers < 1:

@@ -16,7 +16,12 @@ import gymnasium as gym
 import numpy as np
 
 from jungle_envs.core.game import CHANCE, TERMINAL
-from jungle_envs.core.policies import make_policy, observation_game, opponent_action
+from jungle_envs.core.policies import (
+    make_policy,
+    observation_game,
+    opponent_action,
+    seat_policies,
+)
 from jungle_envs.maskable_ppo import is_model, trained_on
 
 BASE_INFO = {"action_mask", "agent_seat", "scores", "winners", "returns", "illegal_action"}
@@ -142,18 +147,7 @@ def evaluate(
     generator of its own, so any subset of games (``indices``) plays exactly as it would
     in a full run: results do not depend on how games are split among workers.
     """
-    trained = trained_on(agent) if is_model(agent) else None
-    if trained:  # a model plays the game it was trained on unless told otherwise
-        if num_players is None:
-            num_players = trained["num_players"]
-        env_kwargs = {**trained["env_options"], **env_kwargs}
-    probe = gym.make(env_id, num_players=num_players, **env_kwargs)
-    players = probe.unwrapped.num_players
-    policy = make_policy(agent, probe.unwrapped.game)
-    observing = observation_game(policy, probe.unwrapped.game)
-    if observing is not probe.unwrapped.game:  # the agent sees with its own options
-        own = {o.name for o in observing.spec.options if o.observation_only}
-        env_kwargs = {**env_kwargs, **{k: observing.options[k] for k in own}}
+    players, policy, env_kwargs, _ = agent_setup(env_id, agent, num_players, env_kwargs)
     envs = [
         gym.make(env_id, num_players=players, opponents=opponents, agent_seat=seat, **env_kwargs)
         for seat in range(players)
@@ -176,6 +170,53 @@ def evaluate(
             done = terminated or truncated
         record_game(result, seat, info, i)
     return result
+
+
+def agent_setup(
+    env_id: str, agent: Any, num_players: int | None, env_kwargs: dict[str, Any]
+) -> tuple[int, Any, dict[str, Any], Any]:
+    """The player count, the agent's policy, the env options and the game an evaluation
+    plays: a model plays the game it was trained on unless told otherwise, and sees with
+    its own observation options."""
+    trained = trained_on(agent) if is_model(agent) else None
+    if trained:
+        if num_players is None:
+            num_players = trained["num_players"]
+        env_kwargs = {**trained["env_options"], **env_kwargs}
+    probe = gym.make(env_id, num_players=num_players, **env_kwargs)
+    game = probe.unwrapped.game
+    policy = make_policy(agent, game)
+    observing = observation_game(policy, game)
+    if observing is not game:  # the agent sees with its own options
+        own = {o.name for o in observing.spec.options if o.observation_only}
+        env_kwargs = {**env_kwargs, **{k: observing.options[k] for k in own}}
+    return probe.unwrapped.num_players, policy, env_kwargs, game
+
+
+def evaluation_replays(
+    env_id: str,
+    agent: Any,
+    opponents: Any,
+    indices: Sequence[int],
+    num_players: int | None = None,
+    seed: int = 0,
+    **env_kwargs: Any,
+) -> list[Any]:
+    """Replays of the games ``indices`` of ``evaluate``'s seating: game i with seed
+    ``seed + i`` and the agent in seat ``i % num_players``, played on the rules engine
+    (``play_game``) by the same policies. The compiled engine draws its dice from its own
+    generator, so a replay is a game of that seed and seating, not the evaluated game."""
+    players, policy, _, game = agent_setup(env_id, agent, num_players, env_kwargs)
+    others = seat_policies(opponents, game)
+    other = opponents if isinstance(opponents, str) else "opponent"
+    replays = []
+    for i in indices:
+        seat = i % players
+        seated = others(seat)
+        policies = [policy if s == seat else seated[s] for s in range(players)]
+        labels = [f"agent: {agent}" if s == seat else other for s in range(players)]
+        replays.append(replay_of_game(game, policies, seed + i, labels))
+    return replays
 
 
 def record_game(
@@ -241,18 +282,35 @@ def merge_results(parts: Sequence[EvaluationResult]) -> EvaluationResult:
     return total
 
 
-def play_game(game, policies: Sequence[Any], seed: int) -> list[int]:
-    """One game on the rules engine with a policy in every seat; returns the winners."""
+def play_game(game, policies: Sequence[Any], seed: int, history: list | None = None) -> list[int]:
+    """One game on the rules engine with a policy in every seat; returns the winners.
+    ``history``, if given, gets every step as ``(seat, action)`` or ``(None, outcome)``
+    (a ``jungle_envs.replay.Replay`` from ``game.new_state()``)."""
     rng = np.random.default_rng(seed)
     policy_rng = np.random.default_rng([seed, 1])
     state = game.new_state()
     while (player := game.current_player(state)) != TERMINAL:
         if player == CHANCE:
-            game._apply_chance(state, game.sample_chance(state, rng))
+            outcome = game.sample_chance(state, rng)
+            game._apply_chance(state, outcome)
+            if history is not None:
+                history.append((None, int(outcome)))
             continue
         mask = game.legal_mask(state)
         action = opponent_action(policies[player], game, state, player, mask, policy_rng)
         if not mask[action]:
             raise ValueError(f"the policy in seat {player} chose illegal action {action}")
         game._apply_action(state, action)
+        if history is not None:
+            history.append((player, int(action)))
     return game.winners(state)
+
+
+def replay_of_game(game, policies: Sequence[Any], seed: int, seats: Sequence[str]):
+    """``play_game`` recorded as a ``jungle_envs.replay.Replay`` (``seats``: the names)."""
+    from jungle_envs.replay import Replay
+
+    history: list = []
+    start = game.new_state()
+    play_game(game, policies, seed, history)
+    return Replay(game, start, history, list(seats))

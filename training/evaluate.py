@@ -20,10 +20,17 @@ import json
 import multiprocessing
 import os
 import time
+from pathlib import Path
 from typing import Any
 
 import jungle_envs
-from jungle_envs.evaluation import EvaluationResult, evaluate, merge_results, wilson_interval
+from jungle_envs.evaluation import (
+    EvaluationResult,
+    evaluate,
+    evaluation_replays,
+    merge_results,
+    wilson_interval,
+)
 from jungle_envs.maskable_ppo import is_model, trained_on
 from training import cli
 from training.config import parse_value
@@ -147,6 +154,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         metavar="KEY=VALUE",
         help="a game option for gymnasium.make, e.g. move_features=true (repeatable)",
     )
+    parser.add_argument(
+        "--replays",
+        metavar="DIR",
+        help="also write replays (jungle_envs.replay) of the games --replay-games into DIR: "
+        "each game's seed and seating played again on the rules engine",
+    )
+    parser.add_argument(
+        "--replay-games",
+        type=int,
+        nargs="+",
+        default=[0, 1, 2],
+        metavar="I",
+        help="which games --replays writes, by index (game i: seed + i, the agent in seat "
+        "i %% players; default: 0 1 2)",
+    )
     args = parser.parse_args(argv)
     try:
         args.options = parse_options(args.option)
@@ -162,10 +184,27 @@ def check_args(args: argparse.Namespace) -> None:
                              ("--seed", args.seed, 0), ("--players", args.players, 1)):  # fmt: skip
         if value is not None and value < low:
             fail(f"evaluate: error: {flag} must be an integer >= {low}, got {value}")
+    if args.replays and any(i < 0 or i >= args.games for i in args.replay_games):
+        fail(f"evaluate: error: --replay-games must be from 0 to {args.games - 1}")
     specs = [("--agent", args.agent)]
     specs += [("--opponents", name) for name in args.opponents.split(",")]
     for flag, name in specs:
         check_policy_name("evaluate", flag, name)
+
+
+def write_replays(args: argparse.Namespace) -> list[str]:
+    """The chosen games' replays, one file each: ``DIR/game-<i>.json``."""
+    opponents = args.opponents.split(",") if "," in args.opponents else args.opponents
+    replays = evaluation_replays(
+        args.env, args.agent, opponents, args.replay_games, args.players, args.seed,
+        **args.options,
+    )  # fmt: skip
+    folder = Path(args.replays)
+    folder.mkdir(parents=True, exist_ok=True)
+    return [
+        str(replay.save(folder / f"game-{i}.json"))
+        for i, replay in zip(args.replay_games, replays, strict=True)
+    ]
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
@@ -204,6 +243,8 @@ def main(argv: list[str] | None = None) -> dict:
         quiet=args.quiet,
     )
     data = report(result, args.agent, args.opponents, time.perf_counter() - start)
+    if args.replays:
+        data["replays"] = write_replays(args)
     if args.json:
         print(json.dumps(data))
         return data
@@ -221,6 +262,8 @@ def main(argv: list[str] | None = None) -> dict:
         for s, r in data["per_seat"].items()
     )
     print(f"  per seat: {seats}")
+    if args.replays:
+        print(f"  replays: {', '.join(data['replays'])}")
     if result.details:
         means = ", ".join(f"{k} {v:.3f}" for k, v in sorted(result.details.items()))
         print(f"  per game (mean): {means}")

@@ -18,12 +18,14 @@ import math
 import multiprocessing
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 import jungle_envs
 from jungle_envs.core.policies import make_policy
 from jungle_envs.evaluation import play_game
+from jungle_envs.replay import Replay
 from training import cli
 from training.validate import check_policy_name
 
@@ -35,7 +37,7 @@ def seating(players: int, game_index: int) -> list[int]:
 
 def play_pair(job: tuple) -> tuple[int, int, np.ndarray]:
     """One pair's games: (i, j, [wins of i, draws, wins of j])."""
-    env_id, players, policies, i, j, games, seed = job
+    env_id, players, policies, i, j, games, seed, replays = job
     import torch
 
     torch.set_num_threads(1)
@@ -44,7 +46,12 @@ def play_pair(job: tuple) -> tuple[int, int, np.ndarray]:
     counts = np.zeros(3, dtype=np.int64)
     for g in range(games):
         sides = seating(game.num_players, g)
-        winners = play_game(game, [pair[side] for side in sides], seed + 1000 * i + g)
+        history = [] if replays and g < replays[1] else None
+        winners = play_game(game, [pair[side] for side in sides], seed + 1000 * i + g, history)
+        if history is not None:  # the game as played, from its start
+            names = [str(policies[i if side == 0 else j]) for side in sides]
+            replay = Replay(game, game.new_state(), history, names)
+            replay.save(Path(replays[0]) / f"pair-{i}-{j}-game-{g}.json")
         teams = {sides[w] for w in winners}
         counts[teams.pop() * 2 if len(teams) == 1 else 1] += 1
     return i, j, counts
@@ -114,12 +121,14 @@ def run(
     workers: int = 1,
     names: Sequence[str] | None = None,
     quiet: bool = True,
+    replays: tuple[str, int] | None = None,
 ) -> Tournament:
-    """``quiet=False``: a progress bar over the pairs on stderr (when it is a terminal)."""
+    """``quiet=False``: a progress bar over the pairs on stderr (when it is a terminal).
+    ``replays=(DIR, K)`` writes each pair's first K games into DIR as replays."""
     if players is None:
         players = jungle_envs.game_class(env_id).spec.default_players
     jobs = [
-        (env_id, players, list(policies), i, j, games, seed)
+        (env_id, players, list(policies), i, j, games, seed, replays)
         for i, j in itertools.combinations(range(len(policies)), 2)
     ]
     desc = f"{env_id.split('/')[-1]} pairs"
@@ -169,6 +178,13 @@ def main(argv: list[str] | None = None) -> list[tuple[str, float]]:
     parser.add_argument("--games", type=int, default=200, help="games per pair")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
     parser.add_argument("--workers", type=int, default=1, help="processes sharing the pairs")
+    parser.add_argument(
+        "--replays", metavar="DIR", help="write replays (jungle_envs.replay) of games into DIR"
+    )
+    parser.add_argument(
+        "--replay-games", type=int, default=1, metavar="K",
+        help="with --replays: the first K games of each pair (default: 1)",
+    )  # fmt: skip
     cli.add_quiet(parser)
     args = parser.parse_args(argv)
     if len(args.policies) < 2:
@@ -177,9 +193,16 @@ def main(argv: list[str] | None = None) -> list[tuple[str, float]]:
         parser.error("--games must be at least 1")
     for name in args.policies:
         check_policy_name("tournament", "--policies", name)
+    if args.replay_games < 1:
+        parser.error("--replay-games must be at least 1")
+    replays = None
+    if args.replays:
+        Path(args.replays).mkdir(parents=True, exist_ok=True)
+        replays = (args.replays, args.replay_games)
     result = run(
-        args.env, args.policies, args.players, args.games, args.seed, args.workers, quiet=args.quiet
-    )
+        args.env, args.policies, args.players, args.games, args.seed, args.workers,
+        quiet=args.quiet, replays=replays,
+    )  # fmt: skip
     print(f"{args.env}: {args.games} games per pair, seats alternating between the two")
     print_table(result)
     if not math.isfinite(float(result.ratings.sum())):

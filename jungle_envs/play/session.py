@@ -20,6 +20,7 @@ from jungle_envs.core.game import CHANCE, TERMINAL, Game
 from jungle_envs.core.policies import make_policy, opponent_action
 from jungle_envs.core.registry import GAMES, make_game
 from jungle_envs.core.state import GameState, StateError
+from jungle_envs.replay import Replay, ReplayError, replay_from_dict
 
 HUMAN = "human"
 SAVE_FORMAT = "jungle_envs.play"
@@ -100,6 +101,9 @@ class Session:
         self.chance_rng = np.random.default_rng(chance_seed)
         self.opponent_rng = np.random.default_rng(opponent_seed)
         self.state = game.new_state()
+        # the game from its start, step by step (``jungle_envs.replay``): [seat or None, value]
+        self.start = self.state.copy()
+        self.history: list[tuple[int | None, int]] = []
         # each human's events since they last acted; with no human, the spectator's (None)
         self.logs: dict[int | None, list[Event]] = {s: [] for s in self.humans or [None]}
         self.acted: set[int] = set()  # the humans who have had a turn
@@ -138,6 +142,7 @@ class Session:
                 before = state.copy()
                 said = {v: game.describe_outcome(state, outcome, v) for v in self.logs}
                 game._apply_chance(state, outcome)
+                self.history.append((None, int(outcome)))
                 for viewer, log in self.logs.items():
                     log.append(Event(None, self._with_effect(said[viewer], before, viewer)))
                 continue
@@ -148,6 +153,7 @@ class Session:
             name = game.action_to_string(state, action)
             before = state.copy()
             game._apply_action(state, action)
+            self.history.append((player, int(action)))
             self._logged(player, name, before)
 
     def act(self, action: int) -> None:
@@ -156,6 +162,7 @@ class Session:
         name = self.action_name(action)
         before = self.state.copy()
         self.game.apply_action(self.state, action)  # raises on an illegal action
+        self.history.append((seat, int(action)))
         self.acted.add(seat)
         self._logged(seat, name, before)
 
@@ -180,6 +187,10 @@ class Session:
     def log(self, viewer: int | None) -> list[Event]:
         return list(self.logs.get(viewer, []))
 
+    def replay(self) -> Replay:
+        """The game so far as a ``Replay`` (from its start, or from where it was loaded)."""
+        return Replay(self.game, self.start, list(self.history), list(self.seats))
+
     # --- saving ----------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
         """Everything needed to continue exactly here: game, config, state, seats and both
@@ -196,6 +207,8 @@ class Session:
                 "opponents": rng_state(self.opponent_rng),
             },
             "acted": sorted(self.acted),
+            "start": json.loads(self.game.state_to_json(self.start)),
+            "history": [[seat, value] for seat, value in self.history],
             "logs": [[viewer, [list(event) for event in log]] for viewer, log in self.logs.items()],
         }
 
@@ -275,7 +288,24 @@ def _session_from_save(data: dict[str, Any], seats: list[str] | None) -> Session
         acted = data.get("acted")
         if isinstance(acted, list):
             session.acted = {seat for seat in acted if seat in session.humans}
+        session.start, session.history = _history(data, session)
+    else:
+        session.start = state.copy()
     return session
+
+
+def _history(data: dict[str, Any], session: Session) -> tuple[Any, list]:
+    """The saved start and steps when they lead to the saved position; else the game's
+    history starts at that position (a save edited by hand, or of an older version)."""
+    try:
+        replay = replay_from_dict({"start": data.get("start"), "history": data.get("history")})
+        if replay.position(len(replay)) == session.state and replay.game.settings() == (
+            session.game.settings()
+        ):
+            return replay.start, list(replay.steps)
+    except ReplayError:
+        pass
+    return session.state.copy(), []
 
 
 def _logs(saved: Any, session: Session) -> dict[int | None, list[Event]]:
