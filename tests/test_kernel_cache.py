@@ -135,3 +135,24 @@ def test_the_twin_agrees_whichever_entry_point_is_bound_first(name, first):
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "agree"
+
+
+def test_cached_kernels_of_earlier_sources_are_pruned_and_current_ones_kept(tmp_path):
+    from jungle_envs.core.compiled.cache import prune_stale
+    from jungle_envs.core.sources import sources_digest
+
+    current = sources_digest("tropic_race")[:12]
+    kept = [
+        tmp_path / f"rules.apply_action-30-{current}.py311.nbi",
+        tmp_path / f"rules.apply_action-30-{current}.py311.1.nbc",
+        tmp_path / "someone_elses.cache-12.py311.nbi",  # not stamped by this package
+    ]
+    stale = [
+        tmp_path / "rules.apply_action-30-0123456789ab.py311.nbi",
+        tmp_path / "sub" / "runner.env_call-160-ba9876543210.py312.2.nbc",
+    ]
+    for path in kept + stale:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x")
+    assert prune_stale([tmp_path, tmp_path / "missing"]) == 2
+    assert all(path.exists() for path in kept) and not any(path.exists() for path in stale)

@@ -249,3 +249,43 @@ def test_a_table_of_agents_only_is_watched_with_everything_shown(client):
     assert made["tokens"] == {} and made["watch"]
     watched = view(client, made["table"], made["watch"])
     assert watched["over"] and watched["seat"] is None and "hand of seat 1" in watched["board"]
+
+
+def test_the_serve_command_starts_the_table_on_this_machine_only():
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jungle_envs", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert f"http://127.0.0.1:{port}/" in server.stdout.readline()
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games") as answer:
+                    assert json.load(answer)["games"]
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_the_serve_command_refuses_a_bad_port(capsys):
+    from jungle_envs.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["serve", "--port", "70000"])
+    assert "--port" in capsys.readouterr().err

@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
 
 def package_sources() -> list[Path]:
-    return sorted(PACKAGE_DIR.rglob("*.py"))
+    """The package's ``.py`` files. The ``__pycache__`` folders are not walked: they hold
+    numba's cache files, thousands on a machine that has seen many versions, and this
+    runs at every kernel's definition."""
+    found = []
+    for folder, subfolders, files in os.walk(PACKAGE_DIR):
+        subfolders[:] = [name for name in subfolders if name != "__pycache__"]
+        found.extend(Path(folder, name) for name in files if name.endswith(".py"))
+    return sorted(found)
 
 
 def fingerprint() -> tuple[tuple[str, int, int], ...]:

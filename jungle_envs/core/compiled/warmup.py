@@ -58,8 +58,14 @@ def compile_game(name: str) -> float:
 
 
 def warm_up(names: list[str], workers: int = 2) -> dict[str, float]:
-    """Compile (or load) ``names``' kernels, ``workers`` games at a time; seconds per game."""
+    """Compile (or load) ``names``' kernels, ``workers`` games at a time; seconds per game.
+    Cached kernels of sources no longer on disk are deleted first."""
+    from jungle_envs.core.compiled.cache import prune_stale
+
     start = time.perf_counter()
+    stale = prune_stale()
+    if stale:
+        print(f"deleted {stale} cached kernels of earlier sources")
     with ProcessPoolExecutor(max(1, min(workers, len(names)))) as pool:
         seconds = dict(zip(names, pool.map(compile_game, names), strict=True))
     for name, s in seconds.items():
