@@ -289,3 +289,10 @@ def test_the_serve_command_refuses_a_bad_port(capsys):
     with pytest.raises(SystemExit):
         main(["serve", "--port", "70000"])
     assert "--port" in capsys.readouterr().err
+
+
+def test_a_request_for_another_host_name_is_refused():
+    """DNS rebinding: a page of another site that resolves its name to this machine."""
+    guarded = TestClient(create_app(allowed_hosts=["127.0.0.1", "localhost"]))
+    assert guarded.get("/api/games", headers={"host": "evil.example"}).status_code == 400
+    assert guarded.get("/api/games", headers={"host": "localhost"}).status_code == 200

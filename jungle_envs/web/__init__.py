@@ -28,4 +28,9 @@ def serve(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> None:
     import uvicorn
 
     print(f"jungle_envs: the table is at http://{host}:{port}/ (Ctrl+C stops it)", flush=True)
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    hosts = [host]  # the Host header's name, its port aside
+    if host in ("127.0.0.1", "localhost"):
+        hosts = ["127.0.0.1", "localhost"]
+    elif host in ("0.0.0.0", "::"):  # every address: the user chose to be reachable
+        hosts = ["*"]
+    uvicorn.run(create_app(allowed_hosts=hosts), host=host, port=port, log_level="warning")

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -47,7 +49,10 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> Any:
         raise Refused("the request body is not JSON") from None
 
 
-def create_app(store: Store | None = None) -> Starlette:
+def create_app(store: Store | None = None, allowed_hosts: list[str] | None = None) -> Starlette:
+    """The app over ``store``; ``allowed_hosts``: the Host headers it answers (``serve``
+    passes the address it listens on, so a web page elsewhere cannot reach the table
+    through a name that resolves to this machine, as in DNS rebinding)."""
     store = store or Store()
 
     async def index(request: Request) -> Response:
@@ -125,4 +130,7 @@ def create_app(store: Store | None = None) -> Starlette:
         Route("/api/replays/{replay}/{k}/image", replay_image),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, exception_handlers={Refused: refused})
+    middleware = []
+    if allowed_hosts:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+    return Starlette(routes=routes, middleware=middleware, exception_handlers={Refused: refused})
