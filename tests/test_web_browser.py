@@ -172,3 +172,43 @@ def test_a_broken_replay_file_is_refused_on_the_page(page, tmp_path):
     page.click("#open")
     page.wait_for_function("document.querySelector('#lobby-error').textContent.length > 0")
     assert "start position" in page.inner_text("#lobby-error")
+
+
+def test_game_options_are_set_in_the_lobby_and_a_bad_one_is_refused(page):
+    page.select_option("#game", "SpankTheMonkey")
+    page.select_option("#players", "2")
+    page.click("#options-box summary")
+    page.fill("#option-monkey_base", "-5")
+    page.click("#start")
+    page.wait_for_function("document.querySelector('#lobby-error').textContent.length > 0")
+    assert "monkey_base" in page.inner_text("#lobby-error")
+    page.fill("#option-monkey_base", "9")
+    page.click("#start")
+    page.wait_for_selector("#table:not([hidden])")
+    from jungle_envs.core.registry import make_game
+
+    expected = make_game("SpankTheMonkey", 2, monkey_base=9).config.monkey_start
+    assert expected != make_game("SpankTheMonkey", 2).config.monkey_start
+    assert f"monkey height {expected} " in page.text_content("#board-text")
+
+
+def test_a_saved_game_file_opens_as_a_replay(page, tmp_path):
+    from jungle_envs.core.registry import make_game
+    from jungle_envs.play import Session
+
+    session = Session(make_game("JungleSweep", 3), ["heuristic"] * 3, seed=8)
+    session.advance()
+    path = session.save(tmp_path / "saved.json")
+    page.set_input_files("#replay-file", str(path))
+    page.click("#open")
+    page.wait_for_selector("#replay:not([hidden])")
+    total = len(session.history)
+    page.wait_for_function(
+        f"document.querySelector('#replay-status').textContent.includes('of {total}')"
+    )
+    page.fill("#scrub", "10")
+    page.dispatch_event("#scrub", "change")
+    page.wait_for_function(
+        "document.querySelector('#replay-status').textContent.includes('position 10 of')"
+    )
+    assert page.inner_text("#replay-step") != "the start"

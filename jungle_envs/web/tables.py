@@ -247,6 +247,10 @@ def lobby() -> dict[str, Any]:
                 "min_players": spec.min_players,
                 "max_players": spec.max_players,
                 "default_players": spec.default_players,
+                "options": [
+                    {"name": option.name, "default": option.default, "doc": option.doc}
+                    for option in spec.options
+                ],
             }
         )
     return {"games": games, "seats": list(SEAT_KINDS), "human": HUMAN}

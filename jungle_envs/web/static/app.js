@@ -31,7 +31,39 @@ async function lobby() {
   players();
 }
 
+function options() {
+  // one field per option of the game, holding its default as JSON; only changed ones are sent
+  const game = games.find((g) => g.name === $("game").value);
+  $("options").replaceChildren(
+    ...game.options.map((option) => {
+      const input = document.createElement("input");
+      input.id = `option-${option.name}`;
+      input.dataset.option = option.name;
+      input.dataset.default = JSON.stringify(option.default);
+      input.value = input.dataset.default;
+      const label = document.createElement("label");
+      label.title = option.doc;
+      label.append(`${option.name} `, input);
+      return label;
+    }),
+  );
+}
+
+function chosenOptions() {
+  const chosen = {};
+  for (const input of $("options").querySelectorAll("input")) {
+    if (input.value === input.dataset.default) continue;
+    try {
+      chosen[input.dataset.option] = JSON.parse(input.value);
+    } catch {
+      chosen[input.dataset.option] = input.value; // text, as the terminal table reads it
+    }
+  }
+  return chosen;
+}
+
 function players() {
+  options();
   const game = games.find((g) => g.name === $("game").value);
   const counts = [];
   for (let n = game.min_players; n <= game.max_players; n++) counts.push(new Option(n, n));
@@ -68,7 +100,7 @@ $("new-table").addEventListener("submit", async (event) => {
     const made = await call("/api/tables", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ game: $("game").value, seats: seatList, seed }),
+      body: JSON.stringify({ game: $("game").value, seats: seatList, seed, options: chosenOptions() }),
     });
     state.table = made.table;
     state.tokens = made.tokens;
