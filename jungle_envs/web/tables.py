@@ -184,12 +184,7 @@ class Store:
         return table_id, table
 
     def table(self, table_id: Any) -> Table:
-        with self.lock:
-            table = self.tables.get(table_id) if isinstance(table_id, str) else None
-            if table is None:
-                raise Refused("no such table (it may have been closed)", status=404)
-            self.tables.move_to_end(table_id)
-            return table
+        return self._find(self.tables, table_id, "no such table (it may have been closed)")
 
     def new_replay(self, text: str) -> tuple[str, Replay]:
         try:
@@ -203,12 +198,16 @@ class Store:
         return replay_id, replay
 
     def replay(self, replay_id: Any) -> Replay:
+        return self._find(self.replays, replay_id, "no such replay (it may have been dropped)")
+
+    def _find(self, items: OrderedDict, key: Any, missing: str) -> Any:
+        """The item under ``key``, now the most recently used."""
         with self.lock:
-            replay = self.replays.get(replay_id) if isinstance(replay_id, str) else None
-            if replay is None:
-                raise Refused("no such replay (it may have been dropped)", status=404)
-            self.replays.move_to_end(replay_id)
-            return replay
+            item = items.get(key) if isinstance(key, str) else None
+            if item is None:
+                raise Refused(missing, status=404)
+            items.move_to_end(key)
+            return item
 
     @staticmethod
     def _make_room(items: OrderedDict, limit: int, closable, what: str) -> None:
