@@ -1,9 +1,9 @@
 """Array helpers for kernels that are cheaper to compile than numba's own.
 
 ``dst[:] = src`` between two arrays compiles numba's broadcasting with its shape-mismatch
-error path, about 2 s of a game's first compile on a 2-core machine (its largest single
-piece in Tropic Race and Jungle Sweep); a plain loop compiles in a fraction of that and
-runs as fast.
+error path, the largest single piece of Tropic Race's and Jungle Sweep's first compile
+(``python -m benchmarks.compile_profile``); a plain loop compiles in a fraction of that
+and runs as fast.
 """
 
 from __future__ import annotations

@@ -9,9 +9,9 @@ A kernel called from another kernel compiles for its arguments' types with const
 made plain and signed integers widened to int64 (``call_types``). numba would otherwise
 compile one copy per literal (``enter(cfg, s, PHASE_CARD)`` and ``enter(cfg, s, 10)`` are
 two types) and per integer width (a value read from the int32 state row, or an int64
-loop index): Spank the Monkey's single env compiled 108 functions, ``enter`` six times,
-and its first ``gymnasium.make`` took 46 s on a quiet 2-core machine. The call site casts
-its arguments to the one signature, as numba does for any call that needs a conversion.
+loop index): Spank the Monkey's first env compiled 108 functions, ``enter`` six times
+(``python -m benchmarks.compile_profile`` lists them). The call site casts its arguments
+to the one signature, as numba does for any call that needs a conversion.
 """
 
 from __future__ import annotations
