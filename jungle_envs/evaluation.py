@@ -20,7 +20,6 @@ from jungle_envs.core.policies import (
     make_policy,
     observation_game,
     opponent_action,
-    seat_policies,
 )
 from jungle_envs.maskable_ppo import is_model, trained_on
 
@@ -155,21 +154,30 @@ def evaluate(
     result = EvaluationResult(env_id, players)
     for i in range(games) if indices is None else indices:
         seat = i % players
-        env = envs[seat]
-        rng = np.random.default_rng([seed, i])
-        obs, info = env.reset(seed=seed + i)
-        done = False
-        while not done:
-            mask = info["action_mask"].astype(bool)
-            if getattr(policy, "uses_state", False):  # a search: it reads the state itself
-                action = policy.act_state(env.unwrapped.state, seat, mask, rng)
-            else:
-                action = policy.act(obs, mask, rng)
-            obs, _, terminated, truncated, info = env.step(action)
-            result.decisions += 1
-            done = terminated or truncated
+        info, decisions = play_evaluation_game(envs[seat], policy, seed, i)
+        result.decisions += decisions
         record_game(result, seat, info, i)
     return result
+
+
+def play_evaluation_game(env, policy: Any, seed: int, i: int) -> tuple[dict[str, Any], int]:
+    """Game ``i`` of an evaluation from ``seed`` on ``env`` (whose ``agent_seat`` is the
+    agent's): its final ``info`` and the agent's number of decisions. The agent draws from
+    a generator of its own, so the game is the same whichever games are played before it."""
+    rng = np.random.default_rng([seed, i])
+    obs, info = env.reset(seed=seed + i)
+    seat = env.unwrapped.agent_seat
+    decisions, done = 0, False
+    while not done:
+        mask = info["action_mask"].astype(bool)
+        if getattr(policy, "uses_state", False):  # a search: it reads the state itself
+            action = policy.act_state(env.unwrapped.state, seat, mask, rng)
+        else:
+            action = policy.act(obs, mask, rng)
+        obs, _, terminated, truncated, info = env.step(action)
+        decisions += 1
+        done = terminated or truncated
+    return info, decisions
 
 
 def agent_setup(
@@ -202,20 +210,23 @@ def evaluation_replays(
     seed: int = 0,
     **env_kwargs: Any,
 ) -> list[Any]:
-    """Replays of the games ``indices`` of ``evaluate``'s seating: game i with seed
-    ``seed + i`` and the agent in seat ``i % num_players``, played on the rules engine
-    (``play_game``) by the same policies. The compiled engine draws its dice from its own
-    generator, so a replay is a game of that seed and seating, not the evaluated game."""
-    players, policy, _, game = agent_setup(env_id, agent, num_players, env_kwargs)
-    others = seat_policies(opponents, game)
+    """Replays of the games ``indices`` of ``evaluate``'s run with these arguments: game i
+    played again as ``evaluate`` plays it (seed ``seed + i``, the agent in seat
+    ``i % num_players``, the same engine and generators), with the env recording every
+    step, so each replay is the game that was scored, chance outcomes and all."""
+    players, policy, env_kwargs, _ = agent_setup(env_id, agent, num_players, env_kwargs)
     other = opponents if isinstance(opponents, str) else "opponent"
     replays = []
     for i in indices:
         seat = i % players
-        seated = others(seat)
-        policies = [policy if s == seat else seated[s] for s in range(players)]
+        env = gym.make(
+            env_id, num_players=players, opponents=opponents, agent_seat=seat, **env_kwargs
+        )
+        env.unwrapped.record_replays()
+        play_evaluation_game(env, policy, seed, i)
         labels = [f"agent: {agent}" if s == seat else other for s in range(players)]
-        replays.append(replay_of_game(game, policies, seed + i, labels))
+        replays.append(env.unwrapped.replay(labels))
+        env.close()
     return replays
 
 
@@ -304,13 +315,3 @@ def play_game(game, policies: Sequence[Any], seed: int, history: list | None = N
         if history is not None:
             history.append((player, int(action)))
     return game.winners(state)
-
-
-def replay_of_game(game, policies: Sequence[Any], seed: int, seats: Sequence[str]):
-    """``play_game`` recorded as a ``jungle_envs.replay.Replay`` (``seats``: the names)."""
-    from jungle_envs.replay import Replay
-
-    history: list = []
-    start = game.new_state()
-    play_game(game, policies, seed, history)
-    return Replay(game, start, history, list(seats))

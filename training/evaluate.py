@@ -158,7 +158,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--replays",
         metavar="DIR",
         help="also write replays (jungle_envs.replay) of the games --replay-games into DIR: "
-        "each game's seed and seating played again on the rules engine",
+        "the evaluated games themselves, every decision and chance outcome",
     )
     parser.add_argument(
         "--replay-games",

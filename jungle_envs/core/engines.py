@@ -9,6 +9,7 @@ compiled engine runs one numba kernel per step for chance and the built-in oppon
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,16 @@ from jungle_envs.core.policies import (
     opponent_observation,
 )
 from jungle_envs.core.state import GameState
+
+
+@dataclass
+class Record:
+    """An episode as ``jungle_envs.replay`` keeps it: the state before the deal and every
+    step since, ``[seat, action]`` or ``[None, outcome]`` with hidden outcomes as they are.
+    The table's own record, for replays of exactly the games played; never in ``info``."""
+
+    start: GameState | None  # None until the next deal: recording starts there
+    steps: list[list] = field(default_factory=list)
 
 
 class OpponentError(RuntimeError):
@@ -57,6 +68,7 @@ class ReferenceEngine:
         self.done = False
         self._last_score = 0.0
         self.log: list[dict] | None = None  # the event log, when the env keeps one
+        self.record: Record | None = None  # every raw step, when the env records replays
 
     def new_episode(self, learner: int, opponents: dict, rng, opponent_rng) -> bool:
         """Deal a game and play on to the learner's first decision; False if it ended."""
@@ -66,6 +78,8 @@ class ReferenceEngine:
         self.done = False
         if self.log is not None:
             self.log = []
+        if self.record is not None:
+            self.record = Record(self.state.copy())
         self._advance()
         self._last_score = self._score()
         return not self.done
@@ -74,6 +88,8 @@ class ReferenceEngine:
         """Apply the learner's (legal) action, play on, and return the learner's reward."""
         if self.log is not None:
             self.log = [events.decision(self.game, self.learner, action, self.learner)]
+        if self.record is not None:
+            self.record.steps.append([self.learner, action])
         self.game._apply_action(self.state, action)
         self._advance()
         if self.reward_kind == RANK_REWARD:
@@ -106,6 +122,8 @@ class ReferenceEngine:
                 outcome = game.sample_chance(state, self.rng)
                 if self.log is not None:
                     self.log.append(events.outcome(game, state, outcome, self.learner))
+                if self.record is not None:
+                    self.record.steps.append([None, outcome])
                 game._apply_chance(state, outcome)
                 continue
             if player == TERMINAL:
@@ -118,6 +136,8 @@ class ReferenceEngine:
                     action = int(mask.argmax())
                     if self.log is not None:
                         self.log.append(events.decision(game, player, action, player, True))
+                    if self.record is not None:
+                        self.record.steps.append([player, action])
                     game._apply_action(state, action)
                     continue
                 self.mask = mask
@@ -131,6 +151,8 @@ class ReferenceEngine:
             )
             if self.log is not None:
                 self.log.append(events.decision(game, player, action, self.learner))
+            if self.record is not None:
+                self.record.steps.append([player, action])
             game._apply_action(state, action)
 
 
@@ -168,6 +190,7 @@ class CompiledEngine:
         self.learner = 0
         self._dealt = False
         self.log: list[dict] | None = None  # the event log, when the env keeps one
+        self.record: Record | None = None  # every raw step, when the env records replays
         self._bind()
 
     def _bind(self) -> None:
@@ -226,17 +249,23 @@ class CompiledEngine:
         return self._obs.copy()
 
     def _run(self, start: bool, action: int, actor: int = -1) -> tuple[int, float]:
-        if self.log is not None:
+        watched = self.log is not None or self.record is not None
+        if watched:  # the kernel cannot say what it did: replay the call rule by rule first
             from jungle_envs.core.compiled.event_replay import replay
 
-            logged, expected = replay(self, start, action, actor)
+            replayed = replay(self, start, action, actor)
         result = self._call(self.twin.cfg, self._row, self._streams, self.learner, self._kinds,
                             False, self.skip_forced, self.reward_kind, start, action, self._obs,
                             self._mask, self._scores, self._results)  # fmt: skip
-        if self.log is not None:
-            if not np.array_equal(self._row, expected):
+        if watched:
+            if not np.array_equal(self._row, replayed.row):
                 raise RuntimeError("the event log's replay and the kernel disagree (a bug)")
-            self.log.extend(logged)
+            if self.log is not None:
+                self.log.extend(replayed.log)
+            if self.record is not None:
+                if start:
+                    self.record = Record(replayed.start)
+                self.record.steps.extend(replayed.steps)
         return result
 
     def _play_external(self, status: int, reward: float) -> tuple[int, float]:

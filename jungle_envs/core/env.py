@@ -24,7 +24,7 @@ from jungle_envs.core.arguments import (
     check_reset_options,
     parse_env_arguments,
 )
-from jungle_envs.core.engines import CompiledEngine, OpponentError, ReferenceEngine
+from jungle_envs.core.engines import CompiledEngine, OpponentError, Record, ReferenceEngine
 from jungle_envs.core.game import Game, IllegalActionError, check_action_index
 from jungle_envs.core.policies import seat_policies
 
@@ -171,6 +171,26 @@ class JungleEnv(gym.Env):
         """The game's state (on the compiled engine, a snapshot: changing it changes
         nothing); None before the first reset."""
         return self.engine.state
+
+    def record_replays(self, on: bool = True) -> None:
+        """From the next reset on, keep every step of each episode (every seat's decisions
+        and the chance outcomes as they are, hidden cards included) for ``replay()``. Off
+        by default: on the compiled engine each kernel call is then replayed rule by rule
+        first, as the event log does, which is slower. The record is the table's, not the
+        learner's: nothing of it reaches observations or ``info``."""
+        self.engine.record = Record(None) if on else None
+
+    def replay(self, seats: list[str] | None = None):
+        """The episode so far as a ``jungle_envs.replay.Replay`` (``seats``: who played
+        each seat, for its viewers); ``record_replays()`` must have been called before the
+        episode's reset."""
+        record = self.engine.record
+        if record is None or record.start is None:
+            raise RuntimeError("no replay is kept: call record_replays() before reset()")
+        from jungle_envs.replay import Replay
+
+        steps = [(None if seat is None else int(seat), int(value)) for seat, value in record.steps]
+        return Replay(self.game, record.start.copy(), steps, None if seats is None else list(seats))
 
     def render(self) -> str | np.ndarray | None:
         """The table as the learner sees it (everything once the game is over): text for
