@@ -69,6 +69,15 @@ def test_the_first_env_compiles_each_kernel_once_and_no_move_features(game, tmp_
     assert f"{package}.compiled.encoding.observe" not in counts  # the one with moves
     copies = {name: n for name, (n, distinct) in counts.items() if n > distinct}
     assert copies == {}
+    assert f"{package}.compiled.heuristic.heuristic_action" not in counts  # random seats only
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(ENTRIES))
+def test_heuristic_seats_compile_the_heuristic_once(game, tmp_path):
+    counts = compiled_kernels(f"jungle_envs/{game}-v0", str(tmp_path), opponents="heuristic")
+    package = ENTRIES[game].package
+    assert counts.get(f"{package}.compiled.heuristic.heuristic_action") == [1, 1]
 
 
 @pytest.mark.slow

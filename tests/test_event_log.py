@@ -42,6 +42,18 @@ def test_the_log_changes_nothing_in_the_games_played(env_id, engine):
     assert "events" not in gymnasium.make(env_id, **kwargs).reset(seed=0)[1]
 
 
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_tables_with_and_without_heuristic_seats_play_the_same_rules(env_id):
+    """The compiled single env has two versions of its kernel, with the heuristic and (for
+    tables without heuristic seats) without it; a mixture switches between them from
+    episode to episode, and the log's rule-by-rule replay checks every kernel call."""
+    kwargs = dict(num_players=2, opponents={"random": 1, "heuristic": 1}, engine="compiled")
+    plain = gymnasium.make(env_id, **kwargs)
+    seen = trajectory(plain, seed=9, steps=400)
+    assert set(plain.unwrapped.engine._entries) == {False, True}  # both versions played
+    assert trajectory(gymnasium.make(env_id, event_log=True, **kwargs), seed=9, steps=400) == seen
+
+
 class Recording:
     """An opponent that plays like another and writes down what it chose."""
 

@@ -191,23 +191,33 @@ class CompiledEngine:
         self._dealt = False
         self.log: list[dict] | None = None  # the event log, when the env keeps one
         self.record: Record | None = None  # every raw step, when the env records replays
+        self._heuristic_seats = False  # whether the kernel must play the heuristic
         self._bind()
 
     def _bind(self) -> None:
         from jungle_envs.core.compiled import runner
-        from jungle_envs.core.compiled.twin import bind
 
-        # The compiled entry point itself: no numba type dispatch on every call.
-        self._call = bind(
-            runner.env_call, self.twin.cfg, self._row, self._streams, 0, self._kinds, False,
-            True, 0, True, 0, self._obs, self._mask, self._scores, self._results,
-        )  # fmt: skip
         self._runner = runner
+        self._entries: dict[bool, Any] = {}  # bound on first use: see ``_entry``
+
+    def _entry(self, heuristics: bool):
+        """The compiled entry point itself (no numba type dispatch on every call), in the
+        version with the heuristic or without it: a table without heuristic seats never
+        compiles the heuristic, a quarter of the first compile."""
+        if heuristics not in self._entries:
+            from jungle_envs.core.compiled.twin import bind
+
+            self._entries[heuristics] = bind(
+                self._runner.env_call, self.twin.cfg, self._row, self._streams, 0,
+                self._kinds, False, True, True if heuristics else None, 0, True, 0, self._obs,
+                self._mask, self._scores, self._results,
+            )  # fmt: skip
+        return self._entries[heuristics]
 
     # A compiled function and a module do not pickle: a copy binds its own.
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        del state["_call"], state["_runner"]
+        del state["_entries"], state["_runner"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -228,6 +238,8 @@ class CompiledEngine:
         for seat in range(self.game.num_players):
             if seat != learner:
                 self._kinds[seat] = built_in_kind(opponents[seat], self.game)
+        others = [seat for seat in range(self.game.num_players) if seat != learner]
+        self._heuristic_seats = any(self._kinds[s] == self._runner.HEURISTIC for s in others)
         self._streams[:] = rng.integers(0, 2**63, size=2, dtype=np.uint64)
         self._dealt = True
         if self.log is not None:
@@ -254,9 +266,12 @@ class CompiledEngine:
             from jungle_envs.core.compiled.event_replay import replay
 
             replayed = replay(self, start, action, actor)
-        result = self._call(self.twin.cfg, self._row, self._streams, self.learner, self._kinds,
-                            False, self.skip_forced, self.reward_kind, start, action, self._obs,
-                            self._mask, self._scores, self._results)  # fmt: skip
+        heuristics = self._heuristic_seats
+        result = self._entry(heuristics)(
+            self.twin.cfg, self._row, self._streams, self.learner, self._kinds, False,
+            self.skip_forced, True if heuristics else None, self.reward_kind, start, action,
+            self._obs, self._mask, self._scores, self._results,
+        )  # fmt: skip
         if watched:
             if not np.array_equal(self._row, replayed.row):
                 raise RuntimeError("the event log's replay and the kernel disagree (a bug)")

@@ -59,10 +59,13 @@ def forced_action(mask):
 
 
 @kernel
-def advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask):
+def advance(cfg, s, streams, learner, kinds, relative, skip_forced, heuristics, obs, mask):
     """Play chance and built-in opponents; stop for the learner, an external opponent or
     the end. ``obs`` and ``mask`` end up holding the view of whoever must act next (the
-    learner's observation and an all-ones mask at the end)."""
+    learner's observation and an all-ones mask at the end). ``heuristics``: None compiles
+    a version without the heuristic (its seats then wait for Python, which never happens:
+    the engine passes None only when no seat is the heuristic's), saving a quarter of the
+    single env's first compile; any other value keeps it."""
     while True:
         player = game.current_player(cfg, s)
         if player == game.CHANCE:
@@ -86,8 +89,12 @@ def advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask):
         if kind == RANDOM:
             game.apply_action(cfg, s, random_legal(mask, streams))
         elif kind == HEURISTIC:
-            game.observe(cfg, s, player, obs)
-            game.apply_action(cfg, s, game.heuristic_action(cfg, s, player, obs, mask))
+            if heuristics is None:  # pruned at compile time: this version has no heuristic
+                game.observe(cfg, s, player, obs)
+                return EXTERNAL_TURN + player
+            else:
+                game.observe(cfg, s, player, obs)
+                game.apply_action(cfg, s, game.heuristic_action(cfg, s, player, obs, mask))
         else:
             game.observe(cfg, s, player, obs)
             return EXTERNAL_TURN + player
@@ -102,7 +109,7 @@ def env_reset(cfg, s, streams, seat_option, kinds, relative, skip_forced, obs, m
         if seat_option < 0:
             learner = below(streams, CHANCE_STREAM, cfg.num_players)
         game.init_state(cfg, s)
-        status = advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask)
+        status = advance(cfg, s, streams, learner, kinds, relative, skip_forced, True, obs, mask)
         if status != DONE:
             return learner, status
     return -1, DONE
@@ -112,7 +119,7 @@ def env_reset(cfg, s, streams, seat_option, kinds, relative, skip_forced, obs, m
 def env_step(cfg, s, streams, learner, kinds, relative, skip_forced, action, obs, mask):
     """Apply the action of whoever must act (learner or external opponent) and advance."""
     game.apply_action(cfg, s, action)
-    return advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask)
+    return advance(cfg, s, streams, learner, kinds, relative, skip_forced, True, obs, mask)
 
 
 @kernel
@@ -158,18 +165,22 @@ def learner_reward(cfg, s, learner, status, reward_kind, scores, results):
 
 
 @kernel
-def env_call(cfg, s, streams, learner, kinds, relative, skip_forced, reward_kind, start,
-             action, obs, mask, scores, results):  # fmt: skip
+def env_call(cfg, s, streams, learner, kinds, relative, skip_forced, heuristics, reward_kind,
+             start, action, obs, mask, scores, results):  # fmt: skip
     """The single env's one entry point (one compiled function per game keeps compile time
     down). ``start``: deal a fresh game and play on to the first outside decision.
     Otherwise apply ``action`` and play on. Returns (status, the learner's reward); when an
-    external opponent must act first the reward waits for the call with its action."""
+    external opponent must act first the reward waits for the call with its action.
+    ``heuristics``: None for a table without heuristic seats (see ``advance``)."""
     if start:
         game.init_state(cfg, s)
-        status = advance(cfg, s, streams, learner, kinds, relative, skip_forced, obs, mask)
+    else:
+        game.apply_action(cfg, s, action)
+    status = advance(cfg, s, streams, learner, kinds, relative, skip_forced, heuristics, obs,
+                     mask)  # fmt: skip
+    if start:
         game.scores(cfg, s, scores)
         return status, 0.0
-    status = env_step(cfg, s, streams, learner, kinds, relative, skip_forced, action, obs, mask)
     if status >= EXTERNAL_TURN:
         return status, 0.0
     return status, learner_reward(cfg, s, learner, status, reward_kind, scores, results)

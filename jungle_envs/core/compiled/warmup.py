@@ -26,9 +26,11 @@ def compile_game(name: str) -> float:
     from jungle_envs.core.compiled.twin import Twin
 
     start = time.perf_counter()
-    env = gym.make(f"jungle_envs/{name}-v0", engine="compiled")
-    _, info = env.reset(seed=0)
-    env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    # the single env without heuristic seats and with them (two versions of its kernel)
+    for opponents in ("random", "heuristic"):
+        env = gym.make(f"jungle_envs/{name}-v0", engine="compiled", opponents=opponents)
+        _, info = env.reset(seed=0)
+        env.step(int(np.flatnonzero(info["action_mask"])[0]))
     envs = gym.make_vec(
         f"jungle_envs/{name}-v0", num_envs=2, vectorization_mode="vector_entry_point"
     )
