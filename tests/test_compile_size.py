@@ -25,23 +25,35 @@ from jungle_envs.core.registry import ENTRIES
 # Run in a fresh process, so that only the single env's compile is counted.
 COUNT = """
 import json, sys
+from numba.core import event
+
+compiled = {}
+
+
+class Listener(event.Listener):  # every function numba compiles, kernels and generics alike
+    def on_start(self, ev):
+        pass
+
+    def on_end(self, ev):
+        function = ev.data["dispatcher"].py_func
+        name = f"{function.__module__}.{function.__qualname__}"
+        compiled.setdefault(name, []).append(ev.data["args"])
+
+
+event.register("numba:compile", Listener())
 import gymnasium as gym, numpy as np
 import jungle_envs
-from jungle_envs.core.compiled.jit import KernelDispatcher, call_type
+from jungle_envs.core.compiled.jit import call_type
 
 env = gym.make(sys.argv[1], **json.loads(sys.argv[2]))
 _, info = env.reset(seed=0)
 env.step(int(np.flatnonzero(info["action_mask"])[0]))
 counts = {}
-for name, module in list(sys.modules.items()):
+for name, signatures in compiled.items():
     if name.startswith("jungle_envs"):
-        for attr, value in vars(module).items():
-            if isinstance(value, KernelDispatcher) and value.overloads:
-                # copies that only a literal or an integer width tells apart
-                plain = {tuple(str(call_type(t)) for t in sig) for sig in value.overloads}
-                counts[f"{value.py_func.__module__}.{value.py_func.__qualname__}"] = [
-                    len(value.overloads), len(plain)
-                ]
+        # copies that only a literal or an integer width tells apart
+        plain = {tuple(str(call_type(t)) for t in sig) for sig in signatures}
+        counts[name] = [len(signatures), len(plain)]
 print(json.dumps(counts))
 """
 
@@ -125,3 +137,18 @@ def test_a_kernel_called_with_literals_and_int32s_compiles_once():
     row = np.arange(3, dtype=np.int32)
     assert caller(row) == 11 + 1 + (0 + 2) + (1 + 2) + (2 + 2)
     assert [tuple(signature) for signature in leaf.overloads] == [(types.int64, types.int64)]
+
+
+def test_a_twin_kernel_must_take_the_contracts_parameter_names():
+    """numba compiles a game's kernel in place of the contract's generic function, which
+    needs the same parameter names: a twin that renames one is refused when it loads."""
+    from jungle_envs.core.compiled import contract
+
+    def apply_chance(cfg, s, kind):  # the contract says (cfg, s, outcome)
+        return None
+
+    import jungle_envs.games.tropic_race.compiled as twin
+
+    kernels = {**contract._REGISTRY[twin.TwinConfig], "apply_chance": plain(apply_chance)}
+    with pytest.raises(TypeError, match=r"apply_chance must take \('cfg', 's', 'outcome'\)"):
+        contract.register_twin(type("Config", (), {}), **kernels)

@@ -28,7 +28,11 @@ A state is one int32 row (one per env in a batch); ``s`` below. Kernels, by name
 
 from __future__ import annotations
 
+import inspect
+
 from numba.extending import overload
+
+from jungle_envs.core.compiled.jit import KERNEL_OPTIONS
 
 CHANCE = -1
 TERMINAL = -2
@@ -59,6 +63,10 @@ def register_twin(config_class: type, **kernels: object) -> None:
     unknown = sorted(set(kernels) - set(KERNELS))
     if missing or unknown:
         raise TypeError(f"register_twin: missing kernels {missing}, unknown {unknown}")
+    for name, fn in kernels.items():  # numba compiles the kernel's Python function in place
+        params = tuple(inspect.signature(getattr(fn, "py_func", fn)).parameters)
+        if params != SIGNATURES[name]:
+            raise TypeError(f"register_twin: {name} must take {SIGNATURES[name]}, not {params}")
     _REGISTRY[config_class] = dict(kernels)
 
 
@@ -70,26 +78,26 @@ def _kernel_for(cfg, name: str):
 
 
 def _generic(name: str, params: tuple[str, ...]):
-    """The generic ``name``: callable only inside kernels, where numba replaces it, when it
-    compiles a caller, by the kernel registered for the config's class."""
+    """The generic ``name``: callable only inside kernels, where numba compiles in its
+    place, for the config's class, the Python function of the kernel registered for it.
+    Not the kernel itself behind a wrapper: each compiled function is a library that is
+    optimised and turned into machine code again with everything it calls, so a wrapper
+    level (and the kernel's own Python entry point) cost a third of the first compile."""
     args = ", ".join(params)
     namespace: dict[str, object] = {
         "__name__": __name__,
         "_kernel_for": _kernel_for,
         "overload": overload,
+        "KERNEL_OPTIONS": KERNEL_OPTIONS,
     }
-    # Every function gets a name of its own: numba names compiled code by qualified name,
-    # and two cached implementations of one name (the lambdas of apply_action and
-    # apply_chance, say) loaded into one process were linked as one.
+    # Every generic gets a name of its own: numba names compiled code by qualified name,
+    # and two cached implementations of one name loaded into one process were linked as one.
     exec(
         f"def {name}({args}):\n"
         f"    raise NotImplementedError('{name} runs inside compiled kernels only')\n"
-        f"@overload({name})\n"
+        f"@overload({name}, jit_options=KERNEL_OPTIONS)\n"
         f"def resolve_{name}({args}):\n"
-        f"    fn = _kernel_for(cfg, '{name}')\n"
-        f"    def call_{name}({args}):\n"
-        f"        return fn({args})\n"
-        f"    return call_{name}\n",
+        f"    return _kernel_for(cfg, '{name}').py_func\n",
         namespace,
     )
     generic = namespace[name]

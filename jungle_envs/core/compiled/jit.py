@@ -58,8 +58,12 @@ class KernelDispatcher(CPUDispatcher):
         return super().get_call_template(args, kws)
 
 
+# What every kernel compiles with (the contract's generic functions too, see ``contract``).
+KERNEL_OPTIONS = {"nogil": True, "error_model": "numpy", "boundscheck": None}
+
+
 def kernel(fn=None, *, inline: bool = False, parallel: bool = False):
-    options = {"nopython": True, "nogil": True, "error_model": "numpy", "boundscheck": None}
+    options = {"nopython": True, **KERNEL_OPTIONS}
     if inline:
         options["inline"] = "always"
     if parallel:

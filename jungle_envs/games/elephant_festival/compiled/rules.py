@@ -171,10 +171,10 @@ def sample_chance(cfg, s, u):
 
 
 @kernel
-def apply_chance(cfg, s, kind):
-    s[cfg.box + kind] -= 1
+def apply_chance(cfg, s, outcome):  # the outcome: the kind of the drawn symbol
+    s[cfg.box + outcome] -= 1
     s[cfg.bag] -= 1
-    s[cfg.display + kind] += 1
+    s[cfg.display + outcome] += 1
     s[cfg.draws_left] -= 1
     if s[cfg.draws_left] == 0:
         s[cfg.phase], s[cfg.turn] = PLACE, 0
