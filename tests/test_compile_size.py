@@ -90,6 +90,8 @@ def test_heuristic_seats_compile_the_heuristic_once(game, tmp_path):
     counts = compiled_kernels(f"jungle_envs/{game}-v0", str(tmp_path), opponents="heuristic")
     package = ENTRIES[game].package
     assert counts.get(f"{package}.compiled.heuristic.heuristic_action") == [1, 1]
+    # a rule the heuristic calls directly and the runner through the contract: twice
+    assert {name: n for name, (n, distinct) in counts.items() if n > distinct} == {}
 
 
 @pytest.mark.slow

@@ -8,6 +8,10 @@ compile time, so one runner serves every game and each game still compiles (and 
 on its own. Every config has the fields ``num_players``, ``num_actions``, ``obs_size``
 and ``row_size``.
 
+A game's own code that needs one of these kernels (a heuristic that tries a move, say)
+calls it through this module too: numba compiles the kernel in the generic's place, and a
+direct call would compile it a second time.
+
 A state is one int32 row (one per env in a batch); ``s`` below. Kernels, by name:
 
     init_state(cfg, s)                 write a fresh game (before its first chance event)

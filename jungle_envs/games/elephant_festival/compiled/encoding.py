@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from jungle_envs.core.compiled import contract
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.games.elephant_festival.compiled.rules import (
-    current_player,
-    legal_mask,
     placement_values,
     relative_kind,
 )
@@ -94,7 +93,7 @@ def observe_board(cfg, s, seat, obs):
 def observe(cfg, s, seat, obs):
     """The observation with the ``moves`` piece (the move-features config's ``observe``)."""
     observe_board(cfg, s, seat, obs)
-    if current_player(cfg, s) == seat:
+    if contract.current_player(cfg, s) == seat:
         write_move_features(cfg, s, seat, obs)
 
 
@@ -102,7 +101,7 @@ def observe(cfg, s, seat, obs):
 def write_move_features(cfg, s, seat, obs):
     """``encoding.write_move_features``: legal, score change, room and rank, per placement."""
     mask = np.zeros(cfg.num_actions, dtype=np.int8)
-    legal_mask(cfg, s, mask)
+    contract.legal_mask(cfg, s, mask)
     gains = np.zeros(PASS_ACTION, dtype=np.int64)
     rooms = np.zeros(PASS_ACTION, dtype=np.int64)
     placement_values(cfg, s, seat, mask, gains, rooms)

@@ -323,10 +323,17 @@ def seat_score(cfg, s, seat, mark, seen, best):
 
 
 @kernel
-def scores(cfg, s, out):
+def seat_scores(cfg, s, out):
     mark, seen, best = scratch(cfg, 0)
     for seat in range(cfg.num_players):
         out[seat] = seat_score(cfg, s, seat, mark, seen, best)
+
+
+# ``scores`` and ``returns`` both call ``seat_scores``: a contract kernel is compiled in the
+# generic's place, so one kernel calling another directly would compile it twice.
+@kernel
+def scores(cfg, s, out):
+    seat_scores(cfg, s, out)
 
 
 @kernel
@@ -335,7 +342,7 @@ def returns(cfg, s, out):
     if s[cfg.phase] != GAME_OVER:
         return
     totals = np.zeros(cfg.num_players)
-    scores(cfg, s, totals)
+    seat_scores(cfg, s, totals)
     returns_from_keys(totals, out)
 
 

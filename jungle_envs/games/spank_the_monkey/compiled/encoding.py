@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from jungle_envs.core.compiled import contract
 from jungle_envs.core.compiled.jit import kernel
-from jungle_envs.games.spank_the_monkey.compiled.reading import legal_mask, reaches
+from jungle_envs.games.spank_the_monkey.compiled.reading import reaches
 from jungle_envs.games.spank_the_monkey.compiled.state import (
     OBS_ATTACK_CARD,
     OBS_ATTACK_DEFENSE,
@@ -280,7 +281,7 @@ def attack_features(cfg, s, seat, kind, action, card):
 def write_move_features(cfg, s, seat, obs):
     """``encoding.write_move_features``: the ``moves`` piece for the seat deciding now."""
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    legal_mask(cfg, s, mask)
+    contract.legal_mask(cfg, s, mask)
     monkey = s[cfg.monkey]
     mine = height(cfg, s, seat)
     for action in range(NUM_ACTIONS):

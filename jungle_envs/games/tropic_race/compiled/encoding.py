@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from jungle_envs.core.compiled import contract
 from jungle_envs.core.compiled.arrays import copy_into
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.games.tropic_race.compiled.board import TILE_FAR, TILE_NEAR
@@ -16,9 +17,6 @@ from jungle_envs.games.tropic_race.compiled.rules import (
     KINDS,
     MOVE_FROM,
     MOVE_TO,
-    apply_action,
-    current_player,
-    legal_mask,
     location_table,
 )
 from jungle_envs.games.tropic_race.compiled.state import (
@@ -95,7 +93,7 @@ def observe_board(cfg, s, seat, obs):
 def observe(cfg, s, seat, obs):
     """The observation with the ``moves`` piece (the move-features config's ``observe``)."""
     observe_board(cfg, s, seat, obs)
-    if current_player(cfg, s) == seat:
+    if contract.current_player(cfg, s) == seat:
         write_move_features(cfg, s, seat, obs)
 
 
@@ -116,7 +114,7 @@ def count_at(cfg, s, seat, loc):
 def write_move_features(cfg, s, seat, obs):
     """``encoding.write_move_features``: the ``moves`` piece for the seat deciding now."""
     mask = np.zeros(cfg.num_actions, dtype=np.bool_)
-    legal_mask(cfg, s, mask)
+    contract.legal_mask(cfg, s, mask)
     rows = np.empty((4, s.shape[0]), dtype=s.dtype)
     view, child, pushed, played = rows[0], rows[1], rows[2], rows[3]
     seen_from(cfg, s, seat, view)
@@ -144,7 +142,7 @@ def write_move_features(cfg, s, seat, obs):
         obs[at + 5] = value == best
         obs[at + 6] = min(best - value, GAP_SPAN) / GAP_SPAN
         copy_into(played, s)
-        apply_action(cfg, played, action)
+        contract.apply_action(cfg, played, action)
         obs[at + 7] = played[cfg.phase] == GAME_OVER
         obs[at + 8] = count_at(cfg, played, seat, GOAL) > count_at(cfg, s, seat, GOAL)
         obs[at + 9] = played[cfg.phase] == ROLL and played[cfg.player] == seat

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from jungle_envs.core.compiled import contract
 from jungle_envs.core.compiled.arrays import copy_into
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.games.tropic_race.compiled.board import TILE_FAR, distance_to_goal
 from jungle_envs.games.tropic_race.compiled.rules import (
     KINDS,
-    apply_action,
-    apply_chance,
     home_count,
     location_table,
 )
@@ -88,7 +87,7 @@ def heuristic_action(cfg, s, seat, obs, mask):
 @kernel
 def after(cfg, view, child, pushed, action):
     copy_into(child, view)
-    apply_action(cfg, child, action)
+    contract.apply_action(cfg, child, action)
     if child[cfg.phase] == PUSH:  # the average over the tiles the push may draw
         left = 0
         for kind in range(KINDS):
@@ -98,7 +97,7 @@ def after(cfg, view, child, pushed, action):
             count = child[cfg.supply + kind]
             if count > 0:
                 copy_into(pushed, child)
-                apply_chance(cfg, pushed, kind)
+                contract.apply_chance(cfg, pushed, kind)
                 total += (count / left) * value(cfg, pushed)
         return total
     extra_turn = child[cfg.phase] == ROLL and child[cfg.player] == 0
