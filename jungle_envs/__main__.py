@@ -4,6 +4,7 @@
     jungle-envs play ...                           the terminal table (as jungle-play)
     jungle-envs serve [--host H] [--port P]        the browser table and replays
     jungle-envs games                              the registered envs and their players
+    jungle-envs rules GAME                         a game's full rules (shipped with it)
 
 The first use of a game on a machine compiles its kernels (tens of seconds per game, said
 on stderr as it happens); ``warmup`` does it ahead, in parallel, so that notebooks, test
@@ -47,6 +48,13 @@ def parser() -> argparse.ArgumentParser:
     commands.add_parser("play", help="the terminal table (jungle-play's options)", add_help=False)
     commands.add_parser("serve", help="the browser table (jungle_envs.web)", add_help=False)
     commands.add_parser("games", help="the registered envs, their players and options")
+    rules = commands.add_parser(
+        "rules",
+        help="a game's full rules",
+        description="Print a game's rules page (markdown), the one in the docs' rules "
+        "section, shipped with the package.",
+    )
+    rules.add_argument("game", type=game_name, metavar="GAME")
     return top
 
 
@@ -81,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         warm_up(args.games or list(GAMES), args.workers)
     elif args.command == "games":
         list_games()
+    elif args.command == "rules":
+        from jungle_envs.core.registry import rules_text
+
+        print(rules_text(args.game), end="")
     return 0
 
 

@@ -13,6 +13,7 @@ import gymnasium
 import pytest
 
 import jungle_envs  # noqa: F401  (registers the envs)
+from jungle_envs.core.registry import ENTRIES, rules_text
 from training import config as training_config
 from training import train
 from training.config import ConfigError, game_config_path, load_config
@@ -63,6 +64,8 @@ def test_the_wheel_carries_the_package_data_and_the_licence(wheel_names):
         assert f"jungle_envs/agents/{path.name}" in names
     assert "jungle_envs/agents/manifest.json" in names
     assert "jungle_envs/py.typed" in names
+    for package in ("elephant_festival", "jungle_sweep", "spank_the_monkey", "tropic_race"):
+        assert f"jungle_envs/games/{package}/RULES.md" in names  # the rules page, offline
     assert [n for n in names if n.endswith("LICENSE") and ".dist-info/" in n]
 
 
@@ -163,3 +166,19 @@ def test_make_test_all_runs_slow_tests_that_make_test_leaves_out():
         "tests/test_saved_state_properties.py",
         "tests/test_soak.py",
     }
+
+
+@pytest.mark.parametrize("name", sorted(ENTRIES))
+def test_the_package_carries_each_games_rules_page(name):
+    page = ROOT / "docs" / "rules" / f"{ENTRIES[name].package.rsplit('.', 1)[1]}.md"
+    assert rules_text(name) == page.read_text(encoding="utf-8")
+
+
+def test_the_rules_command_prints_a_page_and_refuses_an_unknown_game():
+    run = [sys.executable, "-m", "jungle_envs", "rules"]
+    done = subprocess.run([*run, "tropic_race"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("# Tropic Race\n")
+    bad = subprocess.run([*run, "Chess"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "unknown game 'Chess'" in bad.stderr
+    with pytest.raises(ValueError, match="unknown game"):
+        rules_text("Chess")

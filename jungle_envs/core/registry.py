@@ -135,3 +135,13 @@ def registered_defaults(name: str) -> dict[str, Any]:
     }
     defaults["num_players"] = load_entry_point(entry.game).spec.default_players
     return defaults
+
+
+def rules_text(name: str) -> str:
+    """A game's full rules page (``docs/rules/<game>.md``, shipped in the package as its
+    ``RULES.md``, so an installed wheel has it too); ``jungle-envs rules GAME`` prints it."""
+    from importlib.resources import files
+
+    if name not in ENTRIES:
+        raise ValueError(f"unknown game {name!r}; the games: {', '.join(ENTRIES)}")
+    return (files(ENTRIES[name].package) / "RULES.md").read_text(encoding="utf-8")

@@ -17,7 +17,8 @@ class ElephantFestivalEnv(JungleEnv):
     passes (twice a game, laying an elephant down). At the end each player keeps one
     field per colour (two of their own), loses 2 points per tile removed, 5 per missing
     colour, and scores standing elephants, arches matched on the start tile and elephant
-    symbols. Full rules: docs/rules/elephant_festival.md.
+    symbols. Full rules: `jungle-envs rules ElephantFestival` prints them (shipped
+    with the package; the docs' page rules/elephant_festival.md).
 
     ## Action Space
     `Discrete(241)`: 0-239 place a face-up tile kind (colour relative to the player's

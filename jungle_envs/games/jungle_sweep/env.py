@@ -15,7 +15,9 @@ class JungleSweepEnv(JungleEnv):
     sum, sweeping out every monkey it passes that is not on a palm. Then every player in
     turn takes one of the rolled dice and moves its monkey by it. The longer a monkey
     stays in, the more face-down coconuts it earns; after four rounds the highest coconut
-    value wins. With two players each runs two monkeys. Full rules: docs/rules/jungle_sweep.md.
+    value wins. With two players each runs two monkeys. Full rules: `jungle-envs rules
+    JungleSweep` prints them (shipped with the package; the docs' page
+    rules/jungle_sweep.md).
 
     ## Action Space
     `Discrete(12)`: 0-5 take the die showing 0, 1, 2, 3, 4 or PALM; 6 enter the water
@@ -29,7 +31,8 @@ class JungleSweepEnv(JungleEnv):
     first, the dice pool, phase, round, player count, and the observer's own coconuts.
     Other players' coconut values are hidden. `observation_mode="dict"` gives
     `{"observation": ..., "action_mask": ...}`. The layout is documented in
-    `jungle_envs/games/jungle_sweep/encoding.py` and docs/rules/jungle_sweep.md.
+    `jungle_envs/games/jungle_sweep/encoding.py` and the rules page
+    (`jungle-envs rules JungleSweep`).
 
     ## Rewards
     At the end: +1 for a sole win, 0 for a shared win, -1 for a loss (`reward="win"`).

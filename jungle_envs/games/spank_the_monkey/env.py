@@ -18,7 +18,8 @@ class SpankTheMonkeyEnv(JungleEnv):
     answer with a defense card, so the env asks the learner for decisions on other
     players' turns too. Spanking the monkey wins; if the deck cannot feed a draw the
     monkey wins and nobody else does. Full rules and the 94-card table:
-    docs/rules/spank_the_monkey.md.
+    `jungle-envs rules SpankTheMonkey` (shipped with the package; the docs' page
+    rules/spank_the_monkey.md).
 
     ## Action Space
     `Discrete(144)`, named by card type, never by copy: draw a second card or not (offered
@@ -33,7 +34,8 @@ class SpankTheMonkeyEnv(JungleEnv):
     (height, strength, reinforcement, categories), hand sizes and tower heights, the
     monkey, the deck size, the discard pile and its top card, the phase and the pending
     attack. Other hands are hidden. Layout: `game.config.layout`
-    (`jungle_envs/games/spank_the_monkey/config.py`) and docs/rules/spank_the_monkey.md.
+    (`jungle_envs/games/spank_the_monkey/config.py`) and the rules page
+    (`jungle-envs rules SpankTheMonkey`).
 
     ## Rewards
     +1 for spanking the monkey, -1 when another player does, 0 for everybody when the

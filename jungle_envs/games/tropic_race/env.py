@@ -17,7 +17,8 @@ class TropicRaceEnv(JungleEnv):
     right and the one falling off takes its riders home. Die fields give an extra turn,
     arrow fields push the river. The first player with every monkey in the goal wins;
     when the river's supply runs out the volcano ends the game and most monkeys home win.
-    Full rules: docs/rules/tropic_race.md.
+    Full rules: `jungle-envs rules TropicRace` prints them (shipped
+    with the package; the docs' page rules/tropic_race.md).
 
     ## Action Space
     `Discrete(219)`: actions 0-215 move a monkey from one location to another (a fixed
@@ -30,8 +31,8 @@ class TropicRaceEnv(JungleEnv):
     first), the lion, the turtles of the five river tiles, the supply by tile kind, the
     phase and the steps to move, the player count and the special fields. The game has no
     hidden information. `observation_mode="dict"` adds the mask. Layout:
-    `game.config.layout` (`jungle_envs/games/tropic_race/config.py`) and
-    docs/rules/tropic_race.md.
+    `game.config.layout` (`jungle_envs/games/tropic_race/config.py`) and the
+    rules page (`jungle-envs rules TropicRace`).
 
     ## Rewards
     At the end: +1 for a sole win, 0 for a shared win, -1 for a loss (`reward="win"`).
