@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any
 
 # Rough seconds of one compile on a quiet 2-core machine, by entry point, near the slow end
-# of what was measured there (a first single env 12-33 s, a first vector env 14.5 s more,
-# a first search 22.5 s more), so a first guess errs long; after one compile on a machine
-# its own record takes over.
+# of what was measured there (a first single env 8-14 s, 16-20 s with heuristic seats, a
+# first vector env 7-13 s more, a first search 22.5 s more), so a first guess errs long;
+# after one compile on a machine its own record takes over.
 REFERENCE_SECONDS = {
-    "env_call": 30.0,
+    "env_call": 20.0,
     "batch_call": 20.0,
     "seats_call": 15.0,
     "table_call": 12.0,
