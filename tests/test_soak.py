@@ -8,13 +8,16 @@ error, with the seed that replays it, and the command exits non-zero.
 
 from __future__ import annotations
 
+import importlib
 import json
 
+import gymnasium
 import numpy as np
 import pytest
 
 from benchmarks import soak
 from benchmarks.soak import compiled_path, python_paths
+from benchmarks.soak.checks import SoakCheckFailed
 from jungle_envs.core.registry import GAMES, game_class
 
 SLICE = ["--workers", "1", "--no-progress", "--games", "2", "--games-compiled", "3"]
@@ -68,6 +71,40 @@ def test_an_illegal_action_is_an_error_with_its_seed_on_every_path(tmp_path, mon
         assert f":{record['seed']}:" in record["replay"]
         assert "illegal" in record["error"].lower() or "not legal" in record["error"]
     assert not any(c["games"] for c in summary["cells"])  # no game counted as played
+
+
+class FinalRewardOff(gymnasium.Wrapper):
+    """Pays 1/8 more on the last step: a reward that disagrees with the final scores."""
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return obs, reward + 0.125 * terminated, terminated, truncated, info
+
+    def action_masks(self):
+        return self.env.action_masks()
+
+
+@pytest.mark.parametrize("engine", ["compiled", "reference"])
+@pytest.mark.parametrize("kind", ["margin", "rank"])
+def test_the_env_path_holds_margin_and_rank_rewards_to_the_final_scores(kind, engine):
+    env = gymnasium.make(
+        "jungle_envs/ElephantFestival-v0", num_players=3, engine=engine, reward=kind
+    )
+    settings = {"reward": kind, "engine": engine}
+    for seed in range(3):
+        python_paths.play_env_game(env, settings, seed, deep=True)
+    with pytest.raises(SoakCheckFailed, match=f"{kind} reward"):
+        python_paths.play_env_game(FinalRewardOff(env), settings, 0, deep=False)
+
+
+def test_the_compiled_path_holds_the_rank_reward_to_the_final_scores(tmp_path, monkeypatch):
+    tables = importlib.import_module("benchmarks.soak.variants")  # the package's name is a function
+    monkeypatch.setattr(tables, "COMPILED_SETTINGS", ({"reward": "rank"},))
+    code, summary = run(tmp_path, *SMALL, "--paths", "compiled")
+    assert code == 0 and summary["errors"] == 0 and summary["games"] > 0
+    monkeypatch.setattr(compiled_path, "places", lambda scores: np.zeros(len(scores)))
+    code, summary = run(tmp_path, *SMALL, "--paths", "compiled")
+    assert code == 1 and "final rank rewards" in summary["error_records"][0]["error"]
 
 
 def test_a_rule_that_raises_is_an_error_that_its_replay_key_reproduces(tmp_path, monkeypatch):

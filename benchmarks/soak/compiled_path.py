@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from jungle_envs.core.game import Game
+from jungle_envs.core.game import Game, places
 
 from .checks import check, check_engine_state, fail, out_of_range
 from .tasks import Knobs, Task, TaskResult
@@ -31,7 +31,7 @@ def play_compiled(
 
     num_envs = envs.num_envs
     n = game.num_players
-    score_mode = settings.get("reward") == "score"
+    kind = settings.get("reward", "win")
     obs, info = envs.reset(seed=task.seed)
     streams = np.array([stream_state([task.seed, 1, i]) for i in range(num_envs)])
     actions = np.zeros(num_envs, dtype=np.int64)
@@ -78,8 +78,12 @@ def play_compiled(
             if not np.isin(returns, (-1.0, 0.0, 1.0)).all():
                 fail(f"step {step}: returns {returns}")
             own = returns[np.arange(len(rows)), info["agent_seat"][rows]]
-            if not score_mode and not np.array_equal(rewards[rows], own):
-                fail(f"step {step}: final rewards {rewards[rows]} != the returns {own}")
+            if kind == "rank":
+                seats = info["agent_seat"][rows]
+                place = np.array([places(s)[seat] for s, seat in zip(scores, seats, strict=True)])
+                own = (own + place) / 2.0
+            if kind in ("win", "rank") and not np.allclose(rewards[rows], own, rtol=0, atol=1e-6):
+                fail(f"step {step}: final {kind} rewards {rewards[rows]} != {own}")
             result.games += int(np.count_nonzero(done))
             result.truncated += int(np.count_nonzero(truncated))
             since_end = 0

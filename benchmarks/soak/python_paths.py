@@ -11,7 +11,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from jungle_envs.core.game import CHANCE, TERMINAL, Game
+from jungle_envs.core.game import CHANCE, TERMINAL, Game, places
 
 from .checks import check, check_engine_state, check_observation, check_results, fail, max_steps_of
 
@@ -93,6 +93,15 @@ def check_play_save(game: Game, state: Any, what: str) -> None:
               f"{what}: the save left a temporary file")  # fmt: skip
 
 
+def seat_score(scores: Any, seat: int, kind: str) -> float:
+    """What the score and margin rewards pay the change of: the seat's score, less the best
+    other seat's for the margin."""
+    own = float(scores[seat])
+    if kind == "margin":
+        own -= max(float(x) for other, x in enumerate(scores) if other != seat)
+    return own
+
+
 def play_env_game(
     env: gym.Env, settings: dict[str, Any], seed: int, deep: bool
 ) -> tuple[int, bool]:
@@ -102,14 +111,15 @@ def play_env_game(
     rng = np.random.default_rng([seed, 1])
     space = env.observation_space
     dict_mode = settings.get("observation_mode") == "dict"
-    score_mode = settings.get("reward") == "score"
+    kind = settings.get("reward", "win")
+    dense = kind in ("score", "margin")  # paid as the score (margin) changes, else at the end
     obs, info = env.reset(seed=seed)
     seat = info["agent_seat"]
     if not 0 <= seat < game.num_players:
         fail(f"agent_seat {seat}")
     if "agent_seat" in settings and seat != settings["agent_seat"]:
         fail(f"agent_seat {seat}, not the fixed seat {settings['agent_seat']}")
-    start_score = float(game.scores(base.state)[seat]) if score_mode else 0.0
+    start_score = seat_score(game.scores(base.state), seat, kind) if dense else 0.0
     total, steps, reward = 0.0, 0, 0.0
     terminated = truncated = False
     while True:
@@ -148,15 +158,21 @@ def play_env_game(
         if terminated and truncated:
             fail(f"step {steps}: terminated and truncated")
         total += float(reward)
-        if not score_mode and not terminated and reward != 0:
+        if not dense and not terminated and reward != 0:
             fail(f"step {steps}: reward {reward} before the end")
     if terminated:
         check_results(game, info["scores"], info["winners"], info["returns"], "final info")
-        if score_mode:
-            gained = float(info["scores"][seat]) - start_score
+        if dense:
+            gained = seat_score(info["scores"], seat, kind) - start_score
             check(
                 abs(total - gained) < 1e-6,
-                lambda: f"score rewards add up to {total}, the seat gained {gained}",
+                lambda: f"{kind} rewards add up to {total}, the seat gained {gained}",
+            )
+        elif kind == "rank":
+            paid = (info["returns"][seat] + places(info["scores"])[seat]) / 2.0
+            check(
+                abs(reward - paid) < 1e-9,
+                lambda: f"last rank reward {reward} != the mean of return and place {paid}",
             )
         else:
             check(

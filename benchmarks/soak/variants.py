@@ -148,12 +148,18 @@ ENV_SETTINGS: tuple[dict[str, Any], ...] = (
     {"engine": "reference", "observation_mode": "dict", "skip_forced_actions": False},
     {"engine": "compiled", "skip_forced_actions": False, "agent_seat": 0},
     {"engine": "reference", "reward": "score", "agent_seat": -1},  # -1: the last seat
+    {"engine": "compiled", "reward": "margin"},
+    {"engine": "reference", "reward": "rank"},
+    {"engine": "reference", "reward": "margin", "agent_seat": 0},
+    {"engine": "compiled", "reward": "rank", "agent_seat": -1},
 )
 COMPILED_SETTINGS: tuple[dict[str, Any], ...] = (
     {},
     {"skip_forced_actions": False},
     {"reward": "score"},
     {"agent_seat": 0},
+    {"reward": "margin"},
+    {"reward": "rank"},
 )
 
 
