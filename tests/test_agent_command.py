@@ -33,6 +33,35 @@ def test_one_command_trains_selects_and_ships_outside_the_package(tmp_path):
     assert agents.MANIFEST.read_text() == before  # the package's agents are left as they are
 
 
+def test_the_recipe_s_later_stages_continue_the_model_before_and_the_manifest_keeps_each(
+    tmp_path,
+):
+    out = tmp_path / "run"
+    stages = [
+        {"name": "more", "set": {"ppo.learning_rate": 1e-4, "env_options.reward": "rank"}},
+        {"name": "self-play", "allseat": {"seats": "learner,snapshot", "steps": 256,
+                                          "num_envs": 8, "rollout": 256, "batch_size": 128}},
+    ]  # fmt: skip
+    tiny = [*TINY, "imitate.rounds=0", f"stages={json.dumps(stages)}"]
+    argv = ["--game", "JungleSweep", "--players", "2", "--select", "2", "--workers", "1",
+            "--out", str(out)] + [arg for value in tiny for arg in ("--set", value)]  # fmt: skip
+    record = agent.main(argv)
+    assert [stage["name"] for stage in record["stages"]] == ["more", "self-play"]
+    assert record["selected"] == "stage-2-self-play/model.zip"
+    more = json.loads((out / "stage-1-more" / "config.json").read_text())
+    assert more["env_options"]["reward"] == "rank" and more["ppo"]["learning_rate"] == 1e-4
+    assert more["stages"] == [] and more["init"].endswith("stage-shipped/JungleSweep-2p.zip")
+    shipped = json.loads((out / "shipped" / "manifest.json").read_text())["JungleSweep-2p"]
+    assert shipped["training"]["recipe"] == "training.allseat"
+    before = shipped["continued_from"]["record"]  # the "more" stage, then the first run
+    assert (
+        before["env_options"]["reward"] == "rank"
+        and before["training"]["ppo"]["learning_rate"] == 1e-4
+    )
+    first = before["continued_from"]["record"]
+    assert first["selected"]["validation_games"] == 2 and first["continued_from"] is None
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

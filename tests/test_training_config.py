@@ -70,6 +70,52 @@ CASES = [
     ("--config missing", ["--config", "{tmp}/nope.json"], {}, "nope.json"),
     ("--config invalid", ["--config", "{tmp}/bad.json"], {"bad.json": "{oops"}, "bad.json"),
     ("--config a list", ["--config", "{tmp}/list.json"], {"list.json": "[]"}, "list.json"),
+    ("tables", ["--set", 'tables={"four": {}}'], {}, "tables"),
+    ("table entry", ["--config", "{tmp}/t.json"], {"t.json": '{"tables": {"4": {"lr": 1}}}'}, "lr"),
+    ("recipe stage shape", ["--set", 'stages=[{"name": "a"}]'], {}, "stages[0]"),
+    ("recipe stage name", ["--set", 'stages=[{"name": "a b", "set": {}}]'], {}, "stages[0]"),
+    (
+        "recipe stage names",
+        ["--set", 'stages=[{"name": "a", "set": {}}, {"name": "a", "set": {}}]'],
+        {},
+        "stages[1]",
+    ),
+    (
+        "recipe stage value",
+        ["--set", 'stages=[{"name": "a", "set": {"ppo.n_steps": 0}}]'],
+        {},
+        "stages[0].set: ppo.n_steps",
+    ),
+    (
+        "recipe stage key",
+        ["--set", 'stages=[{"name": "a", "set": {"ppo.lr": 1}}]'],
+        {},
+        "stages[0].set: unknown config key 'ppo.lr'",
+    ),
+    (
+        "recipe stage fixed",
+        ["--set", 'stages=[{"name": "a", "set": {"players": 2}}]'],
+        {},
+        "stages[0].set may not change players",
+    ),
+    (
+        "recipe stage select",
+        ["--set", 'stages=[{"name": "a", "set": {}, "select": "best"}]'],
+        {},
+        "stages[0].select",
+    ),
+    (
+        "allseat stage key",
+        ["--set", 'stages=[{"name": "a", "allseat": {"init": "x.zip"}}]'],
+        {},
+        "stages[0].allseat.init",
+    ),
+    (
+        "allseat stage value",
+        ["--set", 'stages=[{"name": "a", "allseat": {"seconds": -1}}]'],
+        {},
+        "stages[0].allseat.seconds",
+    ),
 ]
 
 
@@ -204,13 +250,38 @@ def test_an_unknown_env_in_a_config_names_the_allowed_ids(tmp_path):
         check_config(config)
 
 
+def test_a_table_takes_its_entries_over_the_file_and_the_command_line_has_the_last_word(
+    tmp_path,
+):
+    file = tmp_path / "c.json"
+    file.write_text(json.dumps({
+        "env": ENV, "players": 4, "opponents": {"random": 0.5, "heuristic": 0.5},
+        "ppo": {"learning_rate": 3e-4, "net_arch": {"pi": [64], "vf": [64]}},
+        "tables": {
+            "2": {"opponents": {"heuristic": 1.0}, "ppo": {"net_arch": {"pi": [32]}}},
+            "4": {"env_options": {"reward": "rank"}, "wall_seconds": 60},
+        },
+    }))  # fmt: skip
+    two = load_config(None, file, ["ppo.learning_rate=1e-4"], players=2)
+    assert two["opponents"] == {"heuristic": 1.0}  # a mixture is replaced, never blended
+    assert two["ppo"]["net_arch"] == {"pi": [32]} and two["ppo"]["learning_rate"] == 1e-4
+    assert two["env_options"] == {} and two["tables"] == {}
+    four = load_config(None, file, ["wall_seconds=90"])  # the file's own player count
+    assert four["env_options"] == {"reward": "rank"} and four["wall_seconds"] == 90
+    assert four["opponents"] == {"random": 0.5, "heuristic": 0.5}
+    three = load_config(None, file, [], players=3)  # no table: the file as it is
+    assert three["ppo"]["net_arch"] == {"pi": [64], "vf": [64]} and three["wall_seconds"] is None
+    for config in (two, four, three):
+        check_config(config)
+
+
 def test_the_defaults_are_valid_and_every_field_has_a_rule():
     check_config(copy.deepcopy(DEFAULTS))
 
     def leaves(node: dict, prefix: str = "") -> set[str]:
         found = set()
         for key, value in node.items():
-            if isinstance(value, dict) and key not in ("env_options", "opponents"):
+            if isinstance(value, dict) and key not in ("env_options", "opponents", "tables"):
                 found |= leaves(value, f"{prefix}{key}.")
             else:
                 found.add(prefix + key)

@@ -3,10 +3,13 @@
     python -m training.agent --game JungleSweep --players 4 [--select 300] [--workers 2]
         [--out runs/train/JungleSweep-4p] [--ship | --dest DIR] [--set KEY=VALUE ...]
 
-The stages, each timed: training by the game's config (``training/configs/<game>.json``,
-its imitation warm start first when the config has one, then PPO for its wall time), the
-choice of the best of the warm start, the checkpoints and the final model on ``--select``
-validation games (seeds 40,000 on; ``training.ship --select``), and shipping it. By default
+The stages, each timed: training by the game's config (``training/configs/<game>.json``
+with its entries for the player count, ``tables``; its imitation warm start first when the
+config has one, then PPO for its wall time), the choice of the best of the warm start, the
+checkpoints and the final model on ``--select`` validation games (seeds 40,000 on;
+``training.ship --select``), then each later stage of the config's ``stages`` (more PPO
+with other settings, or self-play with ``training.allseat``) from the model the stage
+before picked, and shipping the last. By default
 the agent is shipped into ``OUT/shipped`` and the package is left as it is; ``--ship``
 replaces the package's agent (``jungle_envs/agents``), ``--dest`` writes elsewhere.
 ``OUT/stages.json`` records each stage's seconds. ``--set`` changes the config as
@@ -16,6 +19,7 @@ replaces the package's agent (``jungle_envs/agents``), ``--dest`` writes elsewhe
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -37,30 +41,86 @@ def make_agent(
     game: str, players: int, out: Path, dest: Path, select_games: int, workers: int,
     overrides: list[str],
 ) -> dict[str, Any]:  # fmt: skip
+    """The table's whole recipe: the config's training run, then each of its later stages
+    (``stages``) from the model the one before picked; the last stage's model is shipped
+    into ``dest``. ``overrides`` apply to every training stage (``wall_seconds`` also caps
+    the self-play stages' seconds)."""
     from training import ship, train
 
-    stages: dict[str, Any] = {"game": game, "players": players}
+    record: dict[str, Any] = {"game": game, "players": players}
     started = time.perf_counter()
-    argv = ["--env", game, "--players", str(players), "--out", str(out), "--overwrite",
-            "--no-progress"] + [arg for value in overrides for arg in ("--set", value)]  # fmt: skip
-    train.main(argv)
+    argv = ["--env", game, "--players", str(players), "--no-progress"]
+    sets = [arg for value in overrides for arg in ("--set", value)]
+    train.main([*argv, "--out", str(out), "--overwrite", *sets])
     trained = time.perf_counter() - started
     warm = imitation_seconds(out)
-    stages.update(imitation_seconds=round(warm, 1), ppo_seconds=round(trained - warm, 1))
+    record.update(imitation_seconds=round(warm, 1), ppo_seconds=round(trained - warm, 1))
     clock = time.perf_counter()
     model, selection = ship.select(out, select_games, workers)
-    stages["selection_seconds"] = round(time.perf_counter() - clock, 1)
+    record["selection_seconds"] = round(time.perf_counter() - clock, 1)
+    run, later = out, json.loads((out / "config.json").read_text()).get("stages", [])
+    record["stages"] = []
+    init_record = None
+    for number, stage in enumerate(later, start=1):
+        # the stage before ships into its own folder: the next continues that file, and
+        # the manifest of the last keeps every stage's record
+        (run / "stage-shipped").mkdir(exist_ok=True)
+        shipped = ship.ship(run, model, run / "stage-shipped", selection, init_record)
+        manifest = json.loads((shipped.parent / agents.MANIFEST.name).read_text())
+        init_record = manifest[shipped.stem]
+        run = out / f"stage-{number}-{stage['name']}"
+        if run.exists():
+            shutil.rmtree(run)
+        clock = time.perf_counter()
+        if "allseat" in stage:
+            model, selection = run_allseat(game, players, run, shipped, stage, overrides), None
+        else:
+            stage_sets = [f"init={shipped}", "imitate.rounds=0", "stages=[]"]
+            stage_sets += [f"{key}={json.dumps(value)}" for key, value in stage["set"].items()]
+            stage_args = [arg for value in stage_sets for arg in ("--set", value)]
+            train.main([*argv, "--out", str(run), *stage_args, *for_stages(overrides)])
+            model, selection = run / "model.zip", None
+            if stage.get("select") == "validation":
+                model, selection = ship.select(run, select_games, workers)
+        record["stages"].append(
+            {"name": stage["name"], "seconds": round(time.perf_counter() - clock, 1),
+             "selected": str(model.relative_to(out))}
+        )  # fmt: skip
     clock = time.perf_counter()
     dest.mkdir(parents=True, exist_ok=True)
-    target = ship.ship(out, model, dest, selection)
-    stages["ship_seconds"] = round(time.perf_counter() - clock, 1)
-    stages.update(
+    target = ship.ship(run, model, dest, selection, init_record)
+    record["ship_seconds"] = round(time.perf_counter() - clock, 1)
+    record.update(
         total_seconds=round(time.perf_counter() - started, 1),
         selected=str(model.relative_to(out)),
         shipped=str(target),
     )
-    (out / "stages.json").write_text(json.dumps(stages, indent=1) + "\n")
-    return stages
+    (out / "stages.json").write_text(json.dumps(record, indent=1) + "\n")
+    return record
+
+
+def for_stages(overrides: list[str]) -> list[str]:
+    """The command line's overrides a later training stage takes: all but the recipe's."""
+    kept = [text for text in overrides if text.partition("=")[0] not in ("stages", "tables")]
+    return [arg for value in kept for arg in ("--set", value)]
+
+
+def run_allseat(
+    game: str, players: int, run: Path, init: Path, stage: dict[str, Any], overrides: list[str]
+) -> Path:
+    """A self-play stage (``training.allseat``) from ``init``; its final model."""
+    from training import allseat
+
+    settings = dict(stage["allseat"])
+    for text in overrides:  # a shorter budget for every stage, e.g. in a quick check
+        key, _, value = text.partition("=")
+        if key == "wall_seconds":
+            settings["seconds"] = min(float(value), settings.get("seconds", float(value)))
+    argv = ["--game", game, "--players", str(players), "--init", str(init), "--out", str(run)]
+    for key, value in settings.items():
+        argv += [f"--{key.replace('_', '-')}", str(value)]
+    allseat.main(argv)
+    return run / "model.zip"
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

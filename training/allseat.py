@@ -220,7 +220,7 @@ def run_options(args: argparse.Namespace) -> dict[str, Any]:
 def build_model(args: argparse.Namespace, env_id: str, env_options: dict[str, Any]):
     """The learner: the ``--init`` model with this run's PPO settings, or a new one by the
     game's training config (its policy and network)."""
-    config = load_config(env_id)
+    config = load_config(env_id, players=args.players)
     ppo = {
         **config["ppo"],
         "learning_rate": args.learning_rate,

@@ -65,6 +65,14 @@ DEFAULTS: dict[str, Any] = {
     # "mlp": SB3's MLP over the flat observation; "moves": score each action from its move
     # features with one network shared by every action (needs env_options.move_features)
     "policy": "mlp",
+    # per player count, entries that replace the file's for that table: {"2": {...}, "4":
+    # {...}}; a run takes its table's and keeps none (its config.json is what it ran)
+    "tables": {},
+    # the later stages of a table's recipe (training.agent), each continuing the model the
+    # one before picked: {"name": ..., "set": {"dotted.key": value, ...}, "select": "final"
+    # or "validation"} (training.train with those overrides), or {"name": ..., "allseat":
+    # {"seats": ..., "seconds": ...}} (training.allseat with those arguments)
+    "stages": [],
     "eval": {"freq": 50_000, "games": 200, "opponents": "random"},
     "checkpoint_freq": 50_000,
     "keep_checkpoints": 3,
@@ -95,11 +103,19 @@ def game_config_path(env_id: str) -> Path:
     return CONFIG_DIR / f"{snake}.json"
 
 
-def merge(base: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+# Keys whose value a table's replaces whole, at any depth: a mixture or a network is one
+# choice, so {"heuristic": 1.0} over {"random": 0.5, "heuristic": 0.5} keeps no random half.
+WHOLE = frozenset({"opponents", "curriculum", "stages", "net_arch"})
+
+
+def merge(
+    base: dict[str, Any], update: dict[str, Any], whole: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """``update`` over ``base``: nested sections merged key by key, except keys in ``whole``."""
     out = copy.deepcopy(base)
     for key, value in update.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = merge(out[key], value)
+        if isinstance(value, dict) and isinstance(out.get(key), dict) and key not in whole:
+            out[key] = merge(out[key], value, whole)
         else:
             out[key] = copy.deepcopy(value)
     return out
@@ -137,8 +153,13 @@ def apply_override(config: dict[str, Any], path: list[str], value: Any) -> None:
 
 
 def load_config(
-    env_id: str | None, file: str | Path | None = None, overrides: list[str] = ()
+    env_id: str | None,
+    file: str | Path | None = None,
+    overrides: list[str] = (),
+    players: int | None = None,
 ) -> dict[str, Any]:
+    """DEFAULTS, then the file (the game's unless given), then the file's entries for the
+    table (``players``, else the config's or the game's default count), then ``overrides``."""
     config = copy.deepcopy(DEFAULTS)
     if file:
         source = Path(file)
@@ -154,13 +175,43 @@ def load_config(
     config = merge(config, read_config_file(source))
     if env_id:
         config["env"] = env_id
-    for text in overrides:
-        apply_override(config, *parse_override(text))
+    parsed = [parse_override(text) for text in overrides]
+    for path, value in parsed:
+        apply_override(config, path, value)
+    table = table_entries(config, players)
+    if table:
+        config = merge(config, table, WHOLE)
+        for path, value in parsed:  # the command line still has the last word
+            apply_override(config, path, value)
+    config["tables"] = {}
     # a short id ("TropicRace-v0") in a file or an override names the same env; an unknown
     # one stays for training.validate to name the allowed ids
     with contextlib.suppress(ValueError, TypeError):
         config["env"] = resolve_env_id(config["env"])
     return config
+
+
+def table_entries(config: dict[str, Any], players: int | None) -> dict[str, Any]:
+    """The config's entries for one player count (``{}`` when it has none)."""
+    tables = config.get("tables")
+    if not tables:
+        return {}
+    if not isinstance(tables, dict) or not all(
+        isinstance(key, str) and key.isdigit() and isinstance(value, dict)
+        for key, value in tables.items()
+    ):
+        raise ConfigError(
+            'tables must be an object {"2": {...}, "4": {...}} of entries per player count, '
+            f"got {json.dumps(tables)[:120]}"
+        )
+    if players is None:
+        players = config.get("players")
+    if players is None:
+        with contextlib.suppress(ValueError, TypeError, KeyError):
+            import jungle_envs
+
+            players = jungle_envs.game_class(resolve_env_id(config["env"])).spec.default_players
+    return copy.deepcopy(tables.get(str(players), {}))
 
 
 def read_config_file(path: Path) -> dict[str, Any]:

@@ -306,7 +306,7 @@ def run_config(env_id: str, init: Path, players: int | None = None) -> tuple[dic
     from jungle_envs.maskable_ppo import load_maskable_ppo, trained_on
 
     made = trained_on(load_maskable_ppo(init)) or {}
-    config = load_config(env_id, None, [])
+    config = load_config(env_id, None, [], players or made.get("num_players"))
     check_config(config)
     config["env_options"] = dict(made.get("env_options", config["env_options"]))
     return config, players or made.get("num_players") or config["players"]

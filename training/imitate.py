@@ -242,7 +242,7 @@ def warm_start(
 def main(argv: list[str] | None = None) -> Path:
     args = parse_args(argv)
     try:
-        config = load_config(args.env, None, args.set)
+        config = load_config(args.env, None, args.set, args.players)
         check_config(config)
     except ConfigError as exc:
         fail(f"config error: {exc}")

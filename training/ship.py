@@ -108,7 +108,9 @@ def imitation_record(run: Path) -> dict[str, Any] | None:
             "seconds": final.get("seconds", record["rounds"][-1]["seconds"])}  # fmt: skip
 
 
-def continued_from(init: Any, target: Path, shipped: dict | None) -> dict[str, Any] | None:
+def continued_from(
+    init: Any, target: Path, shipped: dict | None, init_record: dict | None = None
+) -> dict[str, Any] | None:
     """The model a run started from (its config's ``init``; None for a fresh run): its
     PPO steps and, when it is the agent this ship replaces (or the model that agent was
     shipped from), that agent's own record."""
@@ -121,7 +123,9 @@ def continued_from(init: Any, target: Path, shipped: dict | None) -> dict[str, A
     sources = {target.resolve()}
     if shipped is not None and shipped.get("source"):
         sources.add(Path(shipped["source"]).resolve())
-    if shipped is not None and Path(init).resolve() in sources:
+    if init_record is not None:  # a recipe's earlier stage, shipped elsewhere
+        found["record"] = init_record
+    elif shipped is not None and Path(init).resolve() in sources:
         found["record"] = shipped
     return found
 
@@ -131,7 +135,11 @@ def ship(
     model_path: Path | None = None,
     dest: Path = agents.AGENTS_DIR,
     selection: dict[str, Any] | None = None,
+    init_record: dict[str, Any] | None = None,
 ) -> Path:
+    """Ship ``model_path`` (default: the run's final model) into ``dest`` with its record in
+    the manifest; ``init_record`` is the record of the model the run started from, when it
+    was shipped somewhere else (a recipe's earlier stage)."""
     model_path = model_path or run / "model.zip"
     recipe, config = run_config(run)
     model = MaskablePPO.load(model_path, device="cpu")
@@ -144,7 +152,7 @@ def ship(
     target = dest / f"{name}.zip"
     manifest_path = dest / agents.MANIFEST.name
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    continued = continued_from(config.get("init"), target, manifest.get(name))
+    continued = continued_from(config.get("init"), target, manifest.get(name), init_record)
     atomic_save(model, target, exclude=TRAINING_ONLY)
     size = target.stat().st_size
     if size > agents.MAX_BYTES:

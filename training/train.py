@@ -246,7 +246,7 @@ def resolve(args: argparse.Namespace) -> tuple[dict[str, Any], Path, dict | None
         except json.JSONDecodeError as exc:
             raise ConfigError(f"{latest_file} is not valid JSON: {exc}") from None
         return config, out, latest
-    config = load_config(args.env, args.config, args.set)
+    config = load_config(args.env, args.config, args.set, args.players)
     for key in ("players", "opponents", "timesteps", "n_envs", "seed"):
         value = getattr(args, key)
         if value is not None:

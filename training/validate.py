@@ -11,9 +11,11 @@ scripts print it and exit with status 2 (``fail``), as argparse does.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,7 +23,7 @@ from typing import Any, NoReturn
 
 import jungle_envs
 from jungle_envs.core.policies import POLICY_REGISTRY
-from training.config import ConfigError
+from training.config import ConfigError, apply_override
 
 SELF = "self"  # the self-play opponent of training.train (worker processes)
 POOL = "pool"  # a mixture's share of the league's snapshots (compiled vector env)
@@ -162,6 +164,19 @@ FIELDS: dict[str, Rule] = {
     "ppo.ent_coef": number(0),
     "ppo.vf_coef": number(0),
     "ppo.net_arch": NET_ARCH,
+    "tables": Rule(
+        'an object {"2": {...}, "4": {...}} of entries per player count',
+        lambda v: (
+            isinstance(v, dict)
+            and all(
+                isinstance(k, str) and k.isdigit() and isinstance(x, dict) for k, x in v.items()
+            )
+        ),
+    ),
+    "stages": Rule(
+        'a list of recipe stages {"name": ..., "set": {...}} or {"name": ..., "allseat": {...}}',
+        lambda v: isinstance(v, list),
+    ),
 }
 STAGE_FIELDS: dict[str, Rule] = {"from": number(0, 1), "opponents": mixture(MIXABLE)}
 
@@ -367,6 +382,7 @@ def check_config(config: Any) -> None:
             "policy 'moves' scores each action from its move features: set "
             "env_options.move_features=true"
         )
+    check_recipe_stages(config)
     ppo = config["ppo"]
     rollout = ppo["n_steps"] * config["n_envs"]
     if rollout % ppo["batch_size"] == 1:
@@ -374,6 +390,76 @@ def check_config(config: Any) -> None:
             f"ppo.batch_size must not leave a minibatch of one sample (its advantages "
             f"normalise to NaN): ppo.n_steps x n_envs = {rollout}, got {ppo['batch_size']}"
         )
+
+
+# training.allseat's arguments a recipe stage may give (the rest come from the recipe)
+ALLSEAT_ARGS: dict[str, Rule] = {
+    "seats": Rule("seats as training.allseat takes them", lambda v: isinstance(v, str) and v),
+    "seconds": number(0, above=True),
+    "steps": integer(1),
+    "num_envs": integer(1),
+    "rollout": integer(2),
+    "learning_rate": number(0, above=True),
+    "ent_coef": number(0),
+    "batch_size": integer(2),
+    "epochs": integer(1),
+    "pool_size": integer(1),
+    "snapshot_every": integer(1),
+    "threads": integer(1),
+    "seed": integer(0, 2**31 - 1),
+}
+# what a training stage continues and may not change
+FIXED_BY_RECIPE = ("env", "players", "init", "stages", "tables")
+
+
+def check_recipe_stages(config: dict[str, Any]) -> None:
+    """Each later stage of the recipe: a name, and training.train overrides that give a valid
+    config over this one, or training.allseat arguments of the right kinds."""
+    names: set[str] = set()
+    for i, stage in enumerate(config["stages"]):
+        where = f"stages[{i}]"
+        kinds = [kind for kind in ("set", "allseat") if isinstance(stage, dict) and kind in stage]
+        if (
+            not isinstance(stage, dict)
+            or len(kinds) != 1
+            or not isinstance(stage[kinds[0]], dict)
+            or set(stage) - {"name", "set", "allseat", "select"}
+            or not re.fullmatch(r"[A-Za-z0-9_-]+", str(stage.get("name", "")))
+        ):
+            raise ConfigError(
+                f'{where} must be {{"name": NAME, "set": {{...}}, "select": "final" or '
+                f'"validation"}} or {{"name": NAME, "allseat": {{...}}}} (NAME of letters, '
+                f"digits, - and _), got {shown(stage)}"
+            )
+        if stage["name"] in names:
+            raise ConfigError(f"{where}: the name {stage['name']!r} is taken by an earlier stage")
+        names.add(stage["name"])
+        if "allseat" in stage:
+            if "select" in stage:
+                raise ConfigError(f"{where}: an allseat stage ships its final model; drop select")
+            for key, value in stage["allseat"].items():
+                if key not in ALLSEAT_ARGS:
+                    raise ConfigError(
+                        f"unknown key {where}.allseat.{key}; known: {sorted(ALLSEAT_ARGS)}"
+                    )
+                if not ALLSEAT_ARGS[key].ok(value):
+                    raise ConfigError(
+                        f"{where}.allseat.{key} must be {ALLSEAT_ARGS[key].allowed}, "
+                        f"got {shown(value)}"
+                    )
+            continue
+        if stage.get("select", "final") not in ("final", "validation"):
+            raise ConfigError(f'{where}.select must be "final" or "validation"')
+        trial = copy.deepcopy({**config, "stages": []})
+        for key in stage["set"]:
+            if key.split(".")[0] in FIXED_BY_RECIPE:
+                raise ConfigError(f"{where}.set may not change {key} (the recipe fixes it)")
+        try:
+            for key, value in stage["set"].items():
+                apply_override(trial, key.split("."), value)
+            check_config(trial)
+        except ConfigError as exc:
+            raise ConfigError(f"{where}.set: {exc}") from None
 
 
 class UsageExit(SystemExit, ValueError):
