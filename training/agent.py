@@ -43,8 +43,8 @@ def make_agent(
 ) -> dict[str, Any]:  # fmt: skip
     """The table's whole recipe: the config's training run, then each of its later stages
     (``stages``) from the model the one before picked; the last stage's model is shipped
-    into ``dest``. ``overrides`` apply to every training stage (``wall_seconds`` also caps
-    the self-play stages' seconds)."""
+    into ``dest``. ``overrides`` apply to every training stage (``wall_seconds`` and
+    ``timesteps`` also cap the self-play stages' seconds and decisions)."""
     from training import ship, train
 
     record: dict[str, Any] = {"game": game, "players": players}
@@ -114,8 +114,11 @@ def run_allseat(
     settings = dict(stage["allseat"])
     for text in overrides:  # a shorter budget for every stage, e.g. in a quick check
         key, _, value = text.partition("=")
-        if key == "wall_seconds":
-            settings["seconds"] = min(float(value), settings.get("seconds", float(value)))
+        if key in ("wall_seconds", "timesteps"):
+            name, cap = (
+                ("seconds", float(value)) if key == "wall_seconds" else ("steps", int(value))
+            )
+            settings[name] = min(cap, settings.get(name, cap))
     argv = ["--game", game, "--players", str(players), "--init", str(init), "--out", str(run)]
     for key, value in settings.items():
         argv += [f"--{key.replace('_', '-')}", str(value)]
