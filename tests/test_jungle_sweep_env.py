@@ -146,9 +146,9 @@ def test_move_features_show_where_each_die_would_take_my_monkey():
     game, state = position(
         RING_A, monkeys={0: 12, 1: 9, 2: 11, 3: 3}, broom=10, pool="0 1 3 4", move_features=True
     )
-    assert game.observation_size == make_game(RING_A).observation_size + 6 * 11
+    assert game.observation_size == make_game(RING_A).observation_size + 6 * 12
     rows = game.config.layout.split(game.observe(state, 0))["moves"]
-    assert rows.shape == (6, 11)
+    assert rows.shape == (6, 12)
     assert rows[:, 0].tolist() == [1, 1, 0, 1, 1, 0]  # faces in the pool: 0 1 3 4
     assert rows[1, 1] == 1.0 and rows[1, 3] == 1.0  # one step reaches the palm on 13
     assert rows[0, 2] == pytest.approx(2 / 14)  # staying: two fields ahead of the broom
@@ -157,5 +157,16 @@ def test_move_features_show_where_each_die_would_take_my_monkey():
     assert rows[1, 7] == 1.0 and rows[0, 7] == rows[0, 3]  # the palm; staying is staying
     assert (rows[:, 9] == 1).all() and (rows[:, 10] == 0).all()  # monkey 1: an opponent's
     assert rows[0, 8] == 1.0  # face 0 leaves it on its palm P1
+    # what each face leaves monkey 1: its best value among the other dice of the pool
+    for face, others in {0: [1, 3, 4], 1: [0, 3, 4], 3: [0, 1, 4], 4: [0, 1, 3]}.items():
+        assert rows[face, 11] == max(rows[g, 8] for g in others)
+    assert rows[2, 11] == 0 and rows[5, 11] == 0  # faces not in the pool
+    # with 1 3 4 4 in the pool, the 1 is the only die that keeps monkey 1 safe: taking it
+    # leaves a 4 at best, taking anything else leaves the 1
+    _, state = position(
+        RING_A, monkeys={0: 12, 1: 9, 2: 11, 3: 3}, broom=10, pool="1 3 4 4", move_features=True
+    )
+    rows = game.config.layout.split(game.observe(state, 0))["moves"]
+    assert rows[1, 11] == rows[4, 8] < 0.5 and rows[3, 11] == rows[4, 11] == rows[1, 8] == 1.0
     waiting = game.config.layout.split(game.observe(state, 1))["moves"]
     assert not waiting[:, 7:].any()  # only the deciding seat sees the lookahead

@@ -52,9 +52,13 @@ MONKEY_FEATURES = 7
 # Per die face, with the move_features option: where it takes the deciding monkey (7
 # columns), then what the heuristic weighs: the move's value with hill steps and clearing
 # re-rolls looked ahead, the same for the next monkey still to take a die, and whether that
-# monkey is an opponent's or the observer's own.
-MOVE_FEATURES = 11
-LOOKAHEAD_AT = 7  # the first of those four columns
+# monkey is an opponent's or the observer's own; last, the best value that next monkey can
+# make with the dice left if I take this face. A network that scores each face from its
+# own row cannot compare rows, and what a die leaves the next monkey decides two-monkey
+# endgames (one-step rollouts there put the heuristic's own-safety choice 0.2 behind).
+MOVE_FEATURES = 12
+LOOKAHEAD_AT = 7  # the first of those five columns
+LEFT_AT = LOOKAHEAD_AT + 4  # the next monkey's best value from the dice left
 DECISION_PHASES = (CHOOSE_DIE, WATER, HILL_CHOICE, CLEARING_CHOICE)  # the phase one-hot
 
 
@@ -100,7 +104,8 @@ def observation_layout(max_ring_size: int, num_values: int, move_features: bool)
                 "chance the broom's next roll falls short of it (1 on a palm), a water-hole / "
                 "hill / re-roll landing; while I choose a die: the move's value for my "
                 "monkey with hill steps and re-rolls looked ahead, the same for the next "
-                "monkey still to take a die, that monkey is an opponent's / mine",
+                "monkey still to take a die, that monkey is an opponent's / mine, and that "
+                "monkey's best value with the dice left after I take this face",
             )
         )
     return Layout(pieces)

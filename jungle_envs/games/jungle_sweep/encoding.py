@@ -25,6 +25,7 @@ import numpy as np
 from jungle_envs.games.jungle_sweep.config import (
     DECISION_PHASES,
     FIELD_FEATURES,
+    LEFT_AT,
     LOOKAHEAD_AT,
     MIN_PLAYERS,
     MONKEY_FEATURES,
@@ -134,7 +135,17 @@ def write_lookahead(config: Config, obs: np.ndarray) -> None:
             for face in range(NUM_FACES):
                 rows[face, LOOKAHEAD_AT + 1] = move_value(config, view, slot, face)
             rows[:, LOOKAHEAD_AT + 2 + view.mine[slot]] = 1.0
+            write_left(view.pool, rows)
             break
+
+
+def write_left(pool: list[int], rows: np.ndarray) -> None:
+    """Per face in the pool, the next monkey's best value among the dice left once that
+    face is taken (read back from the float32 rows, as the compiled twin does)."""
+    for face in range(NUM_FACES):
+        if pool[face] > 0:
+            left = [rows[g, LOOKAHEAD_AT + 1] for g in range(NUM_FACES) if pool[g] - (g == face)]
+            rows[face, LEFT_AT] = max(left, default=0.0)
 
 
 def move_features(config: Config, state: JungleSweepState, monkey: int) -> list[float]:

@@ -21,7 +21,7 @@ from jungle_envs.games.jungle_sweep.compiled.board import (
     terrain,
     walk,
 )
-from jungle_envs.games.jungle_sweep.config import LOOKAHEAD_AT, MOVE_FEATURES
+from jungle_envs.games.jungle_sweep.config import LEFT_AT, LOOKAHEAD_AT, MOVE_FEATURES
 from jungle_envs.games.jungle_sweep.heuristic import DENIAL_ORDER
 from jungle_envs.games.jungle_sweep.tables import (
     CLEARING,
@@ -213,7 +213,8 @@ def deny(cfg, s, pos, me, seat, keep):
 @kernel
 def write_lookahead(cfg, s, seat, me, obs, at):
     """``encoding.write_lookahead``: per face, the move's value for monkey ``me`` and for
-    the next monkey still to take a die (the one ``deny`` looks at), and whose it is."""
+    the next monkey still to take a die (the one ``deny`` looks at), whose it is, and its
+    best value with the dice each face leaves."""
     pos = positions(cfg, s).astype(np.int64)
     if pos[me] >= 0:
         for f in range(NUM_FACES):
@@ -227,4 +228,11 @@ def write_lookahead(cfg, s, seat, me, obs, at):
         for f in range(NUM_FACES):
             obs[at + f * MOVE_FEATURES + LOOKAHEAD_AT + 1] = move_value(cfg, s, pos, other, f)
             obs[at + f * MOVE_FEATURES + column] = 1.0
+        for f in range(NUM_FACES):  # encoding.write_left: what taking f leaves that monkey
+            if s[cfg.pool + f] > 0:
+                best = 0.0
+                for g in range(NUM_FACES):
+                    if s[cfg.pool + g] - (1 if g == f else 0) > 0:
+                        best = max(best, obs[at + g * MOVE_FEATURES + LOOKAHEAD_AT + 1])
+                obs[at + f * MOVE_FEATURES + LEFT_AT] = best
         break
