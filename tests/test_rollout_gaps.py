@@ -1,0 +1,65 @@
+"""training.rollout_gaps: paired rollout values of every legal move at a seat's decisions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from jungle_envs.core.game import CHANCE
+from jungle_envs.games.jungle_sweep.game import JungleSweep
+from training import rollout_gaps
+
+
+def decision_state():
+    """A Jungle Sweep state at a decision with three legal dice, reached from the start."""
+    game = JungleSweep(num_players=4)
+    rng = np.random.default_rng(5)
+    state = game.new_state()
+    while True:
+        if game.current_player(state) == CHANCE:
+            game._apply_chance(state, game.sample_chance(state, rng))
+            continue
+        legal = np.flatnonzero(game.legal_mask(state))
+        if len(legal) >= 3:
+            return game, state, legal
+        game._apply_action(state, int(legal[0]))
+
+
+def test_a_gap_is_a_move_that_beats_the_heuristics_by_more_than_z_errors():
+    game, state, legal = decision_state()
+    noise = np.tile([-1.0, 1.0], 50)
+    values = np.stack([noise, noise + 0.5, noise - 0.5])  # paired: the second wins by 0.5
+    record = rollout_gaps.decision_record(game, state, legal[:3], int(legal[0]), values, 2.5)
+    assert record["best"] == legal[1] and record["gap"] == pytest.approx(0.5)
+    assert record["means"] == pytest.approx([0.0, 0.5, -0.5])
+    # the heuristic's own move the best: no gap
+    record = rollout_gaps.decision_record(game, state, legal[:3], int(legal[1]), values, 2.5)
+    assert record["gap"] == 0.0
+    # a lead inside the paired noise is not a gap
+    wobble = noise + np.random.default_rng(0).normal(0, 3, size=100)
+    values = np.stack([noise, wobble + 0.1, noise - 0.5])
+    record = rollout_gaps.decision_record(game, state, legal[:3], int(legal[0]), values, 2.5)
+    assert record["best"] == legal[1] and record["gap"] == 0.0
+
+
+def test_rollout_gaps_values_every_legal_move_and_repeat_with_the_seed():
+    data = rollout_gaps.rollout_gaps("jungle_envs/JungleSweep-v0", 4, 1, 6, 11, 0, 2.5)
+    again = rollout_gaps.rollout_gaps("jungle_envs/JungleSweep-v0", 4, 1, 6, 11, 0, 2.5)
+    assert data == again and data["decisions"] == len(data["records"]) > 0
+    for record in data["records"]:
+        assert len(record["means"]) == len(record["legal"]) > 1
+        assert record["heuristic"] in record["legal"] and record["best"] in record["legal"]
+        assert all(-1.0 <= m <= 1.0 for m in record["means"])
+        assert record["gap"] == 0.0 or record["best"] != record["heuristic"]
+    assert data["gaps"] == sum(r["gap"] > 0 for r in data["records"])
+    assert "decisions with a choice" in rollout_gaps.describe(data)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [((0, 6, 0), "games >= 1"), ((1, 1, 0), "rollouts >= 2"), ((1, 6, 7), "seat")],
+)
+def test_bad_rollout_gap_settings_are_refused(args, message):
+    games, rollouts, seat = args
+    with pytest.raises(ValueError, match=message):
+        rollout_gaps.rollout_gaps("jungle_envs/JungleSweep-v0", 4, games, rollouts, 0, seat, 2.5)
