@@ -63,3 +63,10 @@ def test_bad_rollout_gap_settings_are_refused(args, message):
     games, rollouts, seat = args
     with pytest.raises(ValueError, match=message):
         rollout_gaps.rollout_gaps("jungle_envs/JungleSweep-v0", 4, games, rollouts, 0, seat, 2.5)
+
+
+def test_the_command_line_refuses_bad_settings_in_one_line(capsys):
+    with pytest.raises(SystemExit) as stop:
+        rollout_gaps.main(["--env", "JungleSweep", "--games", "1", "--rollouts", "1"])
+    assert stop.value.code == 2
+    assert "rollouts >= 2" in capsys.readouterr().err

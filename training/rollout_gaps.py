@@ -124,7 +124,7 @@ def describe(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def parse_args(argv: list[str] | None = None) -> Any:
+def build_parser() -> Any:
     parser = cli.parser("training.rollout_gaps", __doc__)
     parser.add_argument("--env", type=cli.env_id, required=True, help="the game")
     parser.add_argument("--players", type=int, default=4, help="player count")
@@ -134,13 +134,17 @@ def parse_args(argv: list[str] | None = None) -> Any:
     parser.add_argument("--seat", type=int, default=0, help="the seat whose decisions are valued")
     parser.add_argument("--z", type=float, default=2.5, help="standard errors a gap must clear")
     parser.add_argument("--json", type=Path, default=None, help="write every decision here")
-    return parser.parse_args(argv)
+    return parser
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    args = parse_args(argv)
-    data = rollout_gaps(args.env, args.players, args.games, args.rollouts, args.seed,
-                        args.seat, args.z)  # fmt: skip
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        data = rollout_gaps(args.env, args.players, args.games, args.rollouts, args.seed,
+                            args.seat, args.z)  # fmt: skip
+    except ValueError as exc:  # a bad count or seat: one line, as argparse reports its own
+        parser.error(str(exc))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(data))
