@@ -3,6 +3,8 @@ see, and usable wherever a policy is."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -283,6 +285,44 @@ def test_the_guide_decides_which_root_moves_are_tried_first():
     policy = MCTSPolicy(game, MCTS(simulations=3, determinizations=1, guide=Guide()))
     policy.act_state(state, seat, mask, np.random.default_rng(0))
     assert set(np.flatnonzero(policy.visits)) == set(favoured)
+
+
+class FixedGuide:
+    """A guide with given move probabilities, whatever the state."""
+
+    def __init__(self, probabilities):
+        self.probabilities_ = np.asarray(probabilities, dtype=float)
+
+    def probabilities(self, observation, action_mask):
+        return np.where(action_mask, self.probabilities_, 0.0)
+
+    def act(self, observation, action_mask, rng):  # pragma: no cover - not called
+        raise AssertionError
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_strong_guide_keeps_the_search_on_its_favourite(name):
+    """PUCT at the root: with a prior far above any value difference the most visited move
+    is the guide's likeliest, at any budget; without the prior the values decide, and
+    another move wins the visits at some decisions."""
+    game = jungle_envs.make_game(name, 4)
+    kept = moved = 0
+    for i, (state, seat) in enumerate(decisions(game, seed=6)):
+        mask = game.legal_mask(state)
+        legal = np.flatnonzero(mask)
+        if i % 3 or not 2 <= len(legal) <= 30:
+            continue
+        favourite = legal[i % len(legal)]  # not the heuristic's move as a rule
+        weights = np.full(game.spec.num_actions, 0.1 / len(legal))
+        weights[favourite] = 0.9
+        settings = MCTS(simulations=90, determinizations=2, guide=FixedGuide(weights))
+        strong = MCTSPolicy(game, replace(settings, prior=1e6))
+        assert strong.act_state(state, seat, mask, np.random.default_rng(i)) == favourite
+        free = MCTSPolicy(game, replace(settings, prior=0.0))
+        moved += free.act_state(state, seat, mask, np.random.default_rng(i)) != favourite
+        kept += 1
+    assert kept >= 3
+    assert moved >= 1
 
 
 def test_a_guide_without_move_probabilities_is_refused():

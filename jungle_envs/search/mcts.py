@@ -61,9 +61,10 @@ class MCTS:
         and a better place when nobody wins, which a few simulations see more often).
     engine: "auto" (the compiled twin when the game has one), "compiled" or "reference".
     guide: a learned policy (``"ppo"``, a model path or object) whose move probabilities
-        at the root steer the search: the first simulations try its likeliest moves, and
-        each root move gets ``prior * probability / (visits + 1)`` as its progressive bias
-        (deeper nodes keep the rollout policy's). None: the rollout policy's move alone.
+        at the root steer the search as AlphaZero's prior: the first simulations try its
+        likeliest moves, and each root move gets ``prior * probability * sqrt(N) /
+        (visits + 1)`` on top of its UCB score, N the root's simulations so far (PUCT;
+        deeper nodes keep the rollout policy's bias). None: the rollout policy's move alone.
     """
 
     simulations: int | None = 200
@@ -215,6 +216,7 @@ class MCTSPolicy:
         while done < budget and (done == 0 or time.perf_counter() < deadline):
             self._simulate(root, world.copy(worlds[done % len(worlds)]), rng, guide)
             done += 1
+            root.visits = done
         self.last = {"simulations": done, "seconds": time.perf_counter() - start}
         for action, child in root.children.items():
             self.visits[action] = child.visits
@@ -262,12 +264,15 @@ class MCTSPolicy:
                 result = self._value(*world.rollout(state, action, rng))
                 break
             best, best_score = -1, -math.inf
+            # PUCT's weight on the guide: it grows with the root's simulations, so the
+            # guide's favourite keeps its lead unless its value falls clearly behind
+            puct = prior * math.sqrt(node.visits) if guided else 0.0
             for action in legal:
                 child = children[action]
                 mean = (child.total[player] / child.visits + 1.0) / 2.0
                 score = mean + c * math.sqrt(math.log(child.avail) / child.visits)
                 if guided:  # the guide's probabilities as the bias at the root
-                    score += prior * guide[action] / (child.visits + 1)
+                    score += puct * guide[action] / (child.visits + 1)
                 elif action == node.favourite:  # progressive bias, fading with visits
                     score += prior / (child.visits + 1)
                 if score > best_score:
