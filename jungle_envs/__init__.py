@@ -27,6 +27,7 @@ register_policy("mcts", "jungle_envs.search:search_policy", with_argument=True, 
 register_policy(
     "mcts+ppo", "jungle_envs.search:guided_search_policy", with_argument=True, builtin=True
 )
+register_policy("rollout", "jungle_envs.search:rollout_policy", with_argument=True, builtin=True)
 register_policy("rllib", "jungle_envs.rllib:checkpoint_policy", with_argument=True, builtin=True)
 
 try:  # the rules engines need no Gymnasium; the envs register only where it is installed

@@ -71,6 +71,33 @@ def test_move_targets_are_the_shares_or_the_top_move_and_weak_decisions_drop_out
     assert weights.tolist() == [1, 1, 0]  # 0.3 is under the share asked for
 
 
+def test_decisions_where_the_rollouts_overruled_the_heuristic_count_more():
+    visits = np.eye(3)
+    overruled = np.array([False, True, False])
+    _, weights = distill.move_targets(visits, "best", 0.0, overruled, 4.0)
+    assert weights.tolist() == [1, 4, 1]
+    part = {"obs": np.arange(3), "overruled": overruled}
+    assert distill.overruled_only(part)["obs"].tolist() == [1]
+    assert distill.overruled_only({"obs": np.arange(3)}) is None  # search data has none
+    # older data without the column still merges with new data (on the common columns)
+    merged = distill.merge([{"obs": np.arange(2)}, part])
+    assert set(merged) == {"obs"} and merged["obs"].tolist() == [0, 1, 0, 1, 2]
+
+
+def test_distill_learns_from_the_rollout_improved_heuristic(tmp_path, small_model):
+    out = tmp_path / "rollout"
+    distill.main(["--env", ENV, "--init", str(small_model), "--teacher", "rollout:4:z=0",
+                  "--games", "2", "--epochs", "1", "--workers", "1", "--target", "best",
+                  "--overruled-weight", "3", "--out", str(out)])  # fmt: skip
+    record = json.loads((out / "distill.json").read_text())
+    data = dict(np.load(out / "round-0.npz"))
+    assert record["settings"]["overruled_weight"] == 3.0
+    # the teacher's one move is the target; z = 0 overrules the heuristic now and then
+    assert (data["visits"].sum(1) == 1).all() and set(np.unique(data["visits"])) == {0, 1}
+    assert record["rounds"][0]["overruled"] == int(data["overruled"].sum()) > 0
+    assert "agreement_overruled_after" in record["rounds"][0]
+
+
 def test_a_left_out_decision_does_not_move_the_policy():
     venv = CompiledVecEnv(ENV, num_envs=4, seed=3, num_players=2, opponents="heuristic")
     obs, masks = venv.reset(), venv.action_masks()
@@ -129,6 +156,8 @@ def test_distill_collects_search_targets_and_saves_a_model_that_plays(tmp_path, 
         (["--games", "0"], "--games must be an integer >= 1"),
         (["--rounds", "0"], "--rounds must be >= 1, or 0 with --data"),
         (["--min-share", "1.2"], "--min-share must be between 0 and 1"),
+        (["--overruled-weight", "0"], "--overruled-weight must be > 0"),
+        (["--teacher", "rollout:1"], "rollouts must be an integer >= 2"),
     ],
 )
 def test_bad_distill_settings_are_one_line(tmp_path, capsys, small_model, flags, message):

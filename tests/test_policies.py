@@ -129,7 +129,7 @@ def test_registered_policy_names_become_opponents():
             register_policy("always-first-test", lambda game: AlwaysFirst())
         register_policy("always-first-test", lambda game: RandomPolicy(), replace=True)
         assert isinstance(make_policy("always-first-test", env.unwrapped.game), RandomPolicy)
-        for name in ("random", "heuristic", "ppo", "mcts", "rllib"):
+        for name in ("random", "heuristic", "ppo", "mcts", "rollout", "rllib"):
             with pytest.raises(ValueError, match="built-in policy"):
                 register_policy(name, lambda game: AlwaysFirst(), replace=True)
     finally:

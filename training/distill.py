@@ -1,21 +1,25 @@
-"""Search distillation: fit a model to the moves of the IS-MCTS search, on the states the
-model itself reaches (the expert-iteration step of Anthony, Tian and Barber 2017, and of
-AlphaZero without its self-play: the search here rolls out with the heuristic).
+"""Search distillation: fit a model to the moves of a search, on the states the model
+itself reaches (the expert-iteration step of Anthony, Tian and Barber 2017, and of AlphaZero
+without its self-play: the search here rolls out with the heuristic). The teacher is the
+IS-MCTS search (``mcts...``) or the rollout-improved heuristic (``rollout...``: the
+heuristic's move unless paired rollouts show another one better).
 
     python -m training.distill --env ElephantFestival --init MODEL [--players 4]
         [--teacher mcts:300] [--rounds 1] [--games 200] [--beta 0.5] [--epochs 4]
         [--lr 0.0003] [--batch-size 256] [--workers 2] [--seed 0]
+        [--target visits|best] [--min-share 0] [--overruled-weight 1]
         [--out runs/distill/<Game>-<N>p]
 
 ``--init`` is the model to improve (e.g. the run's imitation model, or a shipped agent);
 it keeps its network and env options. Each round plays ``--games`` games on worker
 processes against the config's first opponents: at every decision of the learner's seat
-the search is asked (``--teacher``, any ``mcts`` name) and its share of root visits per
-move is kept as the target; the search's move is played with probability ``--beta``, the
-model's own (sampled) move otherwise, so the data covers the model's own mistakes (DAgger,
-as ``training.imitate``). The model is then fitted on all rounds' data by cross-entropy to
-the visit shares (a soft target: a near tie in the search stays a near tie) and its value
-head to the learner's return, and the next round plays with the fitted model.
+the search is asked (``--teacher``, any ``mcts`` or ``rollout`` name) and its share of
+root visits per move is kept as the target (the rollout teacher's: its move); the
+search's move is played with probability ``--beta``, the model's own (sampled) move
+otherwise, so the data covers the model's own mistakes (DAgger, as ``training.imitate``).
+The model is then fitted on all rounds' data by cross-entropy to the visit shares (a soft
+target: a near tie in the search stays a near tie) and its value head to the learner's
+return, and the next round plays with the fitted model.
 
 Game i of round r is seeded ``1_000_000 + 100_000 * seed + 10_000 * r + i``: far from the
 seeds the evaluations and tables use (0-99,999). ``out/round-R.npz`` keeps each round's
@@ -28,6 +32,7 @@ init=MODEL`` continues with PPO and ``training.ship`` ships.
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
 import time
 from pathlib import Path
@@ -62,7 +67,8 @@ def _play(job: tuple) -> dict[str, np.ndarray]:
     game = env.unwrapped.game
     search = make_policy(teacher, game)
     model = load_maskable_ppo(student)
-    columns: dict[str, list] = {k: [] for k in ("obs", "masks", "visits", "returns", "won")}
+    keys = ("obs", "masks", "visits", "returns", "won", "overruled")
+    columns: dict[str, list] = {k: [] for k in keys}
     for i in indices:
         s = game_seed(seed, round_, i)
         rng = np.random.default_rng(s)  # the search's and the mixing draws, not the dice
@@ -74,6 +80,7 @@ def _play(job: tuple) -> dict[str, np.ndarray]:
             columns["obs"].append(obs)
             columns["masks"].append(mask)
             columns["visits"].append(search.visits / search.visits.sum())
+            columns["overruled"].append(bool(getattr(search, "overruled", False)))
             if rng.random() >= beta:
                 with torch.no_grad():
                     dist = model.policy.get_distribution(
@@ -143,12 +150,15 @@ TARGETS = ("visits", "best")
 
 
 def move_targets(
-    visits: np.ndarray, target: str, min_share: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """What the move loss fits at each decision and whether it counts: the visit shares
+    visits: np.ndarray, target: str, min_share: float,
+    overruled: np.ndarray | None = None, overruled_weight: float = 1.0,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """What the move loss fits at each decision and how much it counts: the visit shares
     (``visits``) or the most visited move alone (``best``: the move the search plays);
     a decision whose most visited move has under ``min_share`` of the visits is left out
-    of the move loss (the value head still learns from it)."""
+    of the move loss (the value head still learns from it), and one where the rollout
+    teacher overruled the heuristic counts ``overruled_weight`` times (they are a few in
+    a hundred, and the only ones where the teacher says more than the heuristic)."""
     best = visits.argmax(1)
     if target == "best":
         chosen = np.zeros_like(visits)
@@ -156,12 +166,14 @@ def move_targets(
     else:
         chosen = visits
     weights = (visits[np.arange(len(visits)), best] >= min_share).astype(np.float32)
+    if overruled is not None:
+        weights = weights * np.where(overruled, overruled_weight, 1.0).astype(np.float32)
     return chosen.astype(np.float32), weights
 
 
 def fit(
     model: Any, data: dict[str, np.ndarray], epochs: int, batch_size: int, lr: float,
-    seed: int, target: str = "visits", min_share: float = 0.0,
+    seed: int, target: str = "visits", min_share: float = 0.0, overruled_weight: float = 1.0,
 ) -> dict[str, float]:  # fmt: skip
     """Cross-entropy to the move targets (``move_targets``) plus ``vf_coef`` x the value
     error (over the returns' variance, as ``training.imitate.fit``)."""
@@ -171,7 +183,10 @@ def fit(
     for group in policy.optimizer.param_groups:
         group["lr"] = lr
     obs, masks = data["obs"], data["masks"].astype(bool)
-    visits, weights = move_targets(data["visits"].astype(np.float64), target, min_share)
+    visits, weights = move_targets(
+        data["visits"].astype(np.float64), target, min_share, data.get("overruled"),
+        overruled_weight,
+    )  # fmt: skip
     returns = data["returns"].astype(np.float32)
     scale = max(float(returns.var()), 1.0)
     policy.set_training_mode(True)
@@ -196,14 +211,24 @@ def fit(
 
 
 def merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    """The parts' columns end to end (the columns every part has: older data lacks some)."""
+    keys = [k for k in parts[0] if all(k in p for p in parts)]
+    return {k: np.concatenate([p[k] for p in parts]) for k in keys}
+
+
+def overruled_only(data: dict[str, np.ndarray]) -> dict[str, np.ndarray] | None:
+    """The decisions where the rollout teacher overruled the heuristic (None: none)."""
+    chosen = data.get("overruled")
+    if chosen is None or not chosen.any():
+        return None
+    return {k: v[chosen] for k, v in data.items()}
 
 
 def distill(
     config: dict[str, Any], players: int, init: Path, out: Path, *, teacher: str, rounds: int,
     games: int, beta: float, epochs: int, batch_size: int, lr: float, workers: int,
     seed: int = 0, data: list[Path] | None = None, quiet: bool = True,
-    target: str = "visits", min_share: float = 0.0,
+    target: str = "visits", min_share: float = 0.0, overruled_weight: float = 1.0,
 ) -> Path:  # fmt: skip
     """Rounds of search data and fits, starting from ``init``; saves ``out/model.zip``."""
     import torch
@@ -226,21 +251,29 @@ def distill(
         searched = time.perf_counter()
         everything = merge(parts)
         before = agreement(model, part)
-        losses = fit(model, everything, epochs, batch_size, lr, seed + r, target, min_share)
+        overruled = overruled_only(part)
+        overruled_before = agreement(model, overruled) if overruled else None
+        losses = fit(model, everything, epochs, batch_size, lr, seed + r, target, min_share,
+                     overruled_weight)  # fmt: skip
         student = out / f"round-{r}.zip"
         atomic_save(model, student)
         entry = {"round": r, "games": games, "decisions": len(part["obs"]),
                  "all_decisions": len(everything["obs"]),
                  "search_won": round(float(part["won"].mean()), 4),
+                 "overruled": int(part["overruled"].sum()) if "overruled" in part else 0,
                  "agreement_before": round(before, 4),
                  "agreement_after": round(agreement(model, part), 4), **losses,
                  "search_seconds": round(searched - began, 1),
                  "fit_seconds": round(time.perf_counter() - searched, 1)}  # fmt: skip
+        if overruled:  # where the teacher left the heuristic: what the fit is for
+            entry["agreement_overruled_before"] = round(overruled_before, 4)
+            entry["agreement_overruled_after"] = round(agreement(model, overruled), 4)
         log.append(entry)
         print(json.dumps(entry), flush=True)
     if rounds == 0:  # fit the given data only
         everything = merge(parts)
-        losses = fit(model, everything, epochs, batch_size, lr, seed, target, min_share)
+        losses = fit(model, everything, epochs, batch_size, lr, seed, target, min_share,
+                     overruled_weight)  # fmt: skip
         after = round(agreement(model, everything), 4)
         log.append({"round": "data", "all_decisions": len(everything["obs"]),
                     "agreement_after": after, **losses})  # fmt: skip
@@ -248,7 +281,7 @@ def distill(
     atomic_save(model, out / "model.zip")
     settings = {"init": str(init), "teacher": teacher, "rounds": rounds, "games": games,
                 "beta": beta, "epochs": epochs, "batch_size": batch_size, "lr": lr,
-                "target": target, "min_share": min_share,
+                "target": target, "min_share": min_share, "overruled_weight": overruled_weight,
                 "seed": seed, "data": [str(p) for p in data or []]}  # fmt: skip
     record = {"env": config["env"], "players": players, "settings": settings, "rounds": log,
               "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
@@ -261,7 +294,8 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--env", type=cli.env_id, required=True, help="env id or game name")
     parser.add_argument("--init", type=Path, required=True, help="the model to improve")
     parser.add_argument("--players", type=int, help="player count (None: the model's)")
-    parser.add_argument("--teacher", default="mcts:300", help="the search: an mcts name")
+    parser.add_argument("--teacher", default="mcts:300",
+                        help="the search: an mcts or a rollout name")  # fmt: skip
     parser.add_argument("--rounds", type=int, default=1, help="rounds of search and fit")
     parser.add_argument("--games", type=int, default=200, help="games per round")
     parser.add_argument("--beta", type=float, default=0.5,
@@ -273,18 +307,26 @@ def parse_args(argv: list[str] | None = None):
                         help="fit the visit shares, or the most visited move alone")  # fmt: skip
     parser.add_argument("--min-share", type=float, default=0.0,
                         help="skip decisions whose top move has a smaller share")  # fmt: skip
+    parser.add_argument("--overruled-weight", type=float, default=1.0,
+                        help="weight of the decisions where the rollout teacher overruled "
+                        "the heuristic")  # fmt: skip
     parser.add_argument("--workers", type=int, default=2, help="processes playing games")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games (see above)")
     parser.add_argument("--data", type=Path, nargs="*", default=[],
                         help="round-R.npz files of earlier runs to fit on as well")  # fmt: skip
     parser.add_argument("--out", type=Path, help="folder (None: runs/distill/<Game>-<N>p)")
     args = parser.parse_args(argv)
-    if not args.teacher.startswith("mcts"):
-        fail(f"distill: error: --teacher must be a search (mcts...), got {args.teacher!r}")
+    if not args.teacher.startswith(("mcts", "rollout")):
+        fail(
+            f"distill: error: --teacher must be a search (mcts... or rollout...), "
+            f"got {args.teacher!r}"
+        )
     if not 0 <= args.beta <= 1:
         fail(f"distill: error: --beta must be between 0 and 1, got {args.beta}")
     if not 0 <= args.min_share <= 1:
         fail(f"distill: error: --min-share must be between 0 and 1, got {args.min_share}")
+    if not (math.isfinite(args.overruled_weight) and args.overruled_weight > 0):
+        fail(f"distill: error: --overruled-weight must be > 0, got {args.overruled_weight}")
     if not 0 < args.lr < 1:
         fail(f"distill: error: --lr must be a number between 0 and 1, got {args.lr}")
     counts = (("--games", args.games), ("--epochs", args.epochs),
@@ -313,7 +355,7 @@ def run_config(env_id: str, init: Path, players: int | None = None) -> tuple[dic
 
 
 def main(argv: list[str] | None = None) -> Path:
-    from jungle_envs.search import MCTS
+    from jungle_envs.search import MCTS, Rollout
 
     args = parse_args(argv)
     try:
@@ -321,7 +363,7 @@ def main(argv: list[str] | None = None) -> Path:
     except ConfigError as exc:
         fail(f"config error: {exc}")
     try:
-        MCTS.from_name(args.teacher)
+        (Rollout if args.teacher.startswith("rollout") else MCTS).from_name(args.teacher)
     except ValueError as exc:
         fail(f"distill: error: --teacher: {exc}")
     stem = args.env.split("/")[-1].removesuffix("-v0")
@@ -330,7 +372,7 @@ def main(argv: list[str] | None = None) -> Path:
         config, players, args.init, out, teacher=args.teacher, rounds=args.rounds,
         games=args.games, beta=args.beta, epochs=args.epochs, batch_size=args.batch_size,
         lr=args.lr, workers=args.workers, seed=args.seed, data=args.data, quiet=False,
-        target=args.target, min_share=args.min_share,
+        target=args.target, min_share=args.min_share, overruled_weight=args.overruled_weight,
     )  # fmt: skip
     print(f"model: {model}")
     return model

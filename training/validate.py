@@ -228,11 +228,12 @@ def opponent_known(name: str) -> bool:
     """A registered policy, an RLlib checkpoint or a model file that exists."""
     if name in POLICY_REGISTRY and not POLICY_REGISTRY[name].with_argument:
         return True
-    if name in ("mcts", "mcts+ppo") or name.startswith(("mcts:", "mcts+ppo:")):
-        from jungle_envs.search import MCTS
+    head = name.split(":")[0]
+    if head in ("mcts", "mcts+ppo", "rollout"):
+        from jungle_envs.search import MCTS, Rollout
 
         try:
-            MCTS.from_name(name)
+            (Rollout if head == "rollout" else MCTS).from_name(name)
         except ValueError:
             return False
         return True
@@ -256,8 +257,8 @@ def check_policy_name(prog: str, flag: str, name: str) -> None:
         )
     fail(
         f"{prog}: error: {flag} {name!r} is neither a built-in player "
-        f"({', '.join(plain_policy_names())}, mcts:BUDGET, mcts+ppo:BUDGET), a model file "
-        f"that exists nor rllib:CHECKPOINT_DIR{hint}"
+        f"({', '.join(plain_policy_names())}, mcts:BUDGET, mcts+ppo:BUDGET, "
+        f"rollout:ROLLOUTS), a model file that exists nor rllib:CHECKPOINT_DIR{hint}"
     )
 
 
@@ -269,7 +270,7 @@ def check_opponent_names(field: str, spec: Any, extra: tuple[str, ...] = ()) -> 
         allowed = ", ".join([*plain_policy_names(), *extra])
         raise ConfigError(
             f"{field} names an unknown opponent {name!r}; allowed: {allowed}, mcts:BUDGET, "
-            f"mcts+ppo:BUDGET, a model path that exists or rllib:CHECKPOINT_DIR"
+            f"mcts+ppo:BUDGET, rollout:ROLLOUTS, a model path that exists or rllib:CHECKPOINT_DIR"
         )
 
 

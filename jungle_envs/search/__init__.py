@@ -8,8 +8,17 @@ env = gymnasium.make("jungle_envs/TropicRace-v0", opponents="mcts:0.1s")
 """
 
 from jungle_envs.search.mcts import MCTS, MCTSPolicy
+from jungle_envs.search.rollout import Rollout, RolloutPolicy
 
-__all__ = ["MCTS", "MCTSPolicy", "guided_search_policy", "search_policy"]
+__all__ = [
+    "MCTS",
+    "MCTSPolicy",
+    "Rollout",
+    "RolloutPolicy",
+    "guided_search_policy",
+    "rollout_policy",
+    "search_policy",
+]
 
 
 def search_policy(game, budget: str | None = None) -> MCTSPolicy:
@@ -23,3 +32,9 @@ def guided_search_policy(game, budget: str | None = None) -> MCTSPolicy:
     agent of the game and player count (``mcts+ppo:400``, ``mcts+ppo:0.5s``)."""
     name = "mcts+ppo" if budget is None else f"mcts+ppo:{budget}"
     return MCTS.from_name(name).for_game(game)
+
+
+def rollout_policy(game, budget: str | None = None) -> RolloutPolicy:
+    """The registered name ``rollout``: the heuristic improved by paired rollouts of every
+    legal move (``rollout:400``, ``rollout:400:z=2``)."""
+    return Rollout.from_name("rollout" if budget is None else f"rollout:{budget}").for_game(game)
