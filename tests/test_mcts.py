@@ -15,7 +15,7 @@ from jungle_envs.core.game import CHANCE, TERMINAL
 from jungle_envs.core.policies import make_policy
 from jungle_envs.evaluation import evaluate, play_game
 from jungle_envs.games.spank_the_monkey.tables import ACTIONS, SPANK
-from jungle_envs.search import MCTS, MCTSPolicy
+from jungle_envs.search import MCTS, MCTSPolicy, Rollout
 
 GAMES = sorted(jungle_envs.core.registry.GAMES)
 SMALL = MCTS(simulations=12, determinizations=3)
@@ -47,19 +47,24 @@ def play(env, seed):
     return trajectory, info
 
 
+def assert_plays_again_alike(env, seed: int) -> None:
+    """A whole game against the env's opponents ends with its winners, and the same seed
+    plays the same game again (illegal opponent moves raise in the env, so it was legal)."""
+    first, info = play(env, seed=seed)
+    assert "winners" in info
+    again, _ = play(env, seed=seed)
+    assert len(first) == len(again)
+    for a, b in zip(first, again, strict=True):
+        assert np.array_equal(a, b)
+
+
 @pytest.mark.parametrize("engine", ["compiled", "reference"])
 @pytest.mark.parametrize("name", GAMES)
 def test_mcts_opponents_play_whole_games_legally_and_reproducibly(name, engine):
     """Illegal choices raise in the env (OpponentError), so a finished game is a legal one;
     the same seed gives the same game, the opponents' searches included."""
     env_id = f"jungle_envs/{name}-v0"
-    env = gym.make(env_id, num_players=3, opponents=SMALL, engine=engine)
-    first, info = play(env, seed=7)
-    assert "winners" in info
-    again, _ = play(env, seed=7)
-    assert len(first) == len(again)
-    for a, b in zip(first, again, strict=True):
-        assert np.array_equal(a, b)
+    assert_plays_again_alike(gym.make(env_id, num_players=3, opponents=SMALL, engine=engine), 7)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -105,11 +110,13 @@ def test_a_time_budget_stops_the_search():
     assert both.last["simulations"] == 5  # whichever budget runs out first
 
 
+@pytest.mark.parametrize("settings", [SMALL, Rollout(rollouts=6, determinizations=3)])
 @pytest.mark.parametrize("name", ["JungleSweep", "SpankTheMonkey"])
-def test_the_search_sees_only_what_its_seat_may_know(name):
-    """A state and a resample of it look alike to the seat: the search must choose alike."""
+def test_the_search_sees_only_what_its_seat_may_know(name, settings):
+    """A state and a resample of it look alike to the seat: the search (and the rollout
+    policy) must choose alike."""
     game = jungle_envs.make_game(name, 3)
-    policy = MCTSPolicy(game, SMALL)
+    policy = settings.for_game(game)
     checked = 0
     for i, (state, seat) in enumerate(decisions(game, seed=3)):
         if i % 4:
@@ -118,8 +125,9 @@ def test_the_search_sees_only_what_its_seat_may_know(name):
         mask = game.legal_mask(state)
         assert np.array_equal(mask, game.legal_mask(other))
         a = policy.act_state(state, seat, mask, np.random.default_rng(i))
+        seen = policy.visits.copy()  # the root's visits, or the rollout policy's move
         b = policy.act_state(other, seat, mask, np.random.default_rng(i))
-        assert a == b
+        assert a == b and np.array_equal(seen, policy.visits)
         checked += other != state
     assert checked > 0  # some pairs did differ in what the seat cannot see
 
@@ -257,10 +265,7 @@ def test_a_guided_search_plays_whole_games_legally_and_reproducibly(name):
     """``mcts+ppo``: the shipped agent's probabilities steer the root; a game with it in
     every other seat is legal and the same seed gives the same game."""
     env = gym.make(f"jungle_envs/{name}-v0", num_players=4, opponents="mcts+ppo:12")
-    first, info = play(env, seed=3)
-    assert "winners" in info
-    again, _ = play(env, seed=3)
-    assert all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
+    assert_plays_again_alike(env, seed=3)
 
 
 def test_the_guide_decides_which_root_moves_are_tried_first():

@@ -24,11 +24,19 @@ from typing import Any
 
 import numpy as np
 
-from jungle_envs.core.game import CHANCE, TERMINAL, Game, GameState, places
-from jungle_envs.search.worlds import ROLLOUTS, make_world
-
-ENGINES = ("auto", "compiled", "reference")
-VALUES = ("returns", "rank", "blend")
+from jungle_envs.core.game import CHANCE, TERMINAL, Game, GameState
+from jungle_envs.search.worlds import (
+    ENGINES,
+    ROLLOUTS,
+    VALUES,
+    check_choice,
+    finite_number,
+    make_world,
+    playout_value,
+    settings_by_name,
+    split_name,
+    whole,
+)
 
 
 class Node:
@@ -78,19 +86,11 @@ class MCTS:
     guide: Any = None
 
     def __post_init__(self) -> None:
-        def whole(value: Any) -> bool:
-            return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
         if self.simulations is not None and not (whole(self.simulations) and self.simulations >= 1):
             raise ValueError(
                 f"simulations must be an integer >= 1 or None, got {self.simulations!r}"
             )
-        if self.seconds is not None and not (
-            isinstance(self.seconds, (int, float))
-            and not isinstance(self.seconds, bool)
-            and math.isfinite(self.seconds)
-            and self.seconds > 0
-        ):
+        if self.seconds is not None and not (finite_number(self.seconds) and self.seconds > 0):
             raise ValueError(f"seconds must be a number > 0 or None, got {self.seconds!r}")
         if self.simulations is None and self.seconds is None:
             raise ValueError("give a budget: simulations, seconds or both")
@@ -98,21 +98,13 @@ class MCTS:
             raise ValueError(
                 f"determinizations must be an integer >= 1, got {self.determinizations!r}"
             )
-        if self.rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {self.rollout!r}")
+        check_choice("rollout", self.rollout, ROLLOUTS)
         if not (isinstance(self.exploration, (int, float)) and self.exploration >= 0):
             raise ValueError(f"exploration must be a number >= 0, got {self.exploration!r}")
-        if not (
-            isinstance(self.prior, (int, float))
-            and not isinstance(self.prior, bool)
-            and math.isfinite(self.prior)
-            and self.prior >= 0
-        ):
+        if not (finite_number(self.prior) and self.prior >= 0):
             raise ValueError(f"prior must be a number >= 0, got {self.prior!r}")
-        if self.value not in VALUES:
-            raise ValueError(f"value must be one of {', '.join(VALUES)}, got {self.value!r}")
-        if self.engine not in ENGINES:
-            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {self.engine!r}")
+        check_choice("value", self.value, VALUES)
+        check_choice("engine", self.engine, ENGINES)
 
     @classmethod
     def from_name(cls, name: str) -> MCTS:
@@ -121,9 +113,7 @@ class MCTS:
         shipped agent of the game and player count. Settings by name after the budget:
         ``mcts:1000:prior=0``, ``mcts:300:random:exploration=1.0`` (prior, exploration,
         determinizations)."""
-        head, *parts = name.split(":")
-        named = [part for part in parts if "=" in part]
-        parts = [part for part in parts if "=" not in part]
+        head, parts, named = split_name(name)
         if head not in ("mcts", "mcts+ppo") or len(parts) > 2:
             raise ValueError(
                 f"{name!r} is not mcts[+ppo][:SIMULATIONS|:SECONDSs][:ROLLOUT][:KEY=VALUE]"
@@ -141,20 +131,7 @@ class MCTS:
             ) from None
         if len(parts) == 2:
             settings.update(rollout=parts[1])
-        for part in named:
-            key, _, text = part.partition("=")
-            if key not in NAMED_SETTINGS:
-                raise ValueError(
-                    f"{name!r}: unknown setting {key!r}; by name: {', '.join(NAMED_SETTINGS)}"
-                )
-            try:
-                settings[key] = NAMED_SETTINGS[key](text)
-            except ValueError:
-                raise ValueError(f"{name!r}: {key} must be a number, got {text!r}") from None
-        try:
-            return cls(**settings)
-        except ValueError as exc:
-            raise ValueError(f"{name!r}: {exc}") from None
+        return settings_by_name(cls, name, settings, named, NAMED_SETTINGS)
 
     def for_game(self, game: Game) -> MCTSPolicy:
         return MCTSPolicy(game, self)
@@ -285,12 +262,7 @@ class MCTSPolicy:
             visited.total += result
 
     def _value(self, returns: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        kind = self.settings.value
-        if kind == "returns":
-            return returns
-        if kind == "rank":
-            return places(scores)
-        return (returns + places(scores)) / 2.0
+        return playout_value(self.settings.value, returns, scores)
 
     def _choose(self, root: Node, legal: np.ndarray, seat: int) -> int:
         """The most visited legal child; ties go to the higher mean return for ``seat``."""

@@ -23,11 +23,18 @@ from typing import Any
 
 import numpy as np
 
-from jungle_envs.core.game import Game, GameState, places
-from jungle_envs.search.worlds import make_world
-
-ENGINES = ("auto", "compiled", "reference")
-VALUES = ("returns", "rank", "blend")
+from jungle_envs.core.game import Game, GameState
+from jungle_envs.search.worlds import (
+    ENGINES,
+    VALUES,
+    check_choice,
+    finite_number,
+    make_world,
+    playout_value,
+    settings_by_name,
+    split_name,
+    whole,
+)
 
 # The settings a name may carry as KEY=VALUE, with how each value is read.
 NAMED_SETTINGS = {"z": float, "determinizations": int, "value": str}
@@ -56,34 +63,22 @@ class Rollout:
     engine: str = "auto"
 
     def __post_init__(self) -> None:
-        def whole(value: Any) -> bool:
-            return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
-
         if not (whole(self.rollouts) and self.rollouts >= 2):
             raise ValueError(f"rollouts must be an integer >= 2, got {self.rollouts!r}")
-        if not (
-            isinstance(self.z, (int, float))
-            and not isinstance(self.z, bool)
-            and math.isfinite(self.z)
-            and self.z >= 0
-        ):
+        if not (finite_number(self.z) and self.z >= 0):
             raise ValueError(f"z must be a number >= 0, got {self.z!r}")
         if not (whole(self.determinizations) and self.determinizations >= 1):
             raise ValueError(
                 f"determinizations must be an integer >= 1, got {self.determinizations!r}"
             )
-        if self.value not in VALUES:
-            raise ValueError(f"value must be one of {', '.join(VALUES)}, got {self.value!r}")
-        if self.engine not in ENGINES:
-            raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {self.engine!r}")
+        check_choice("value", self.value, VALUES)
+        check_choice("engine", self.engine, ENGINES)
 
     @classmethod
     def from_name(cls, name: str) -> Rollout:
         """``rollout``, ``rollout:400`` (rollouts per move), and settings by name after it:
         ``rollout:400:z=2``, ``rollout:400:value=returns``, ``rollout:400:determinizations=4``."""
-        head, *parts = name.split(":")
-        named = [part for part in parts if "=" in part]
-        parts = [part for part in parts if "=" not in part]
+        head, parts, named = split_name(name)
         if head != "rollout" or len(parts) > 1:
             raise ValueError(f"{name!r} is not rollout[:ROLLOUTS][:KEY=VALUE]")
         settings: dict[str, Any] = {}
@@ -95,20 +90,7 @@ class Rollout:
                     f"{name!r}: the budget is a number of rollouts per move (rollout:400), "
                     f"got {parts[0]!r}"
                 ) from None
-        for part in named:
-            key, _, text = part.partition("=")
-            if key not in NAMED_SETTINGS:
-                raise ValueError(
-                    f"{name!r}: unknown setting {key!r}; by name: {', '.join(NAMED_SETTINGS)}"
-                )
-            try:
-                settings[key] = NAMED_SETTINGS[key](text)
-            except ValueError:
-                raise ValueError(f"{name!r}: {key} must be a number, got {text!r}") from None
-        try:
-            return cls(**settings)
-        except ValueError as exc:
-            raise ValueError(f"{name!r}: {exc}") from None
+        return settings_by_name(cls, name, settings, named, NAMED_SETTINGS)
 
     def for_game(self, game: Game) -> RolloutPolicy:
         return RolloutPolicy(game, self)
@@ -184,13 +166,6 @@ class RolloutPolicy:
                 returns, scores = world.rollout(
                     world.copy(dealt), action, np.random.default_rng(seed)
                 )
-                values[i, k] = self._value(np.asarray(returns), np.asarray(scores))[seat]
+                value = playout_value(self.settings.value, np.asarray(returns), np.asarray(scores))
+                values[i, k] = value[seat]
         return values
-
-    def _value(self, returns: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        kind = self.settings.value
-        if kind == "returns":
-            return returns
-        if kind == "rank":
-            return places(scores)
-        return (returns + places(scores)) / 2.0

@@ -13,9 +13,72 @@ from typing import Any
 
 import numpy as np
 
-from jungle_envs.core.game import CHANCE, Game, GameState
+from jungle_envs.core.game import CHANCE, Game, GameState, places
 
 ROLLOUTS = ("heuristic", "random")
+ENGINES = ("auto", "compiled", "reference")
+VALUES = ("returns", "rank", "blend")
+
+
+def whole(value: Any) -> bool:
+    """An integer, and not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def finite_number(value: Any) -> bool:
+    """An int or float that is finite, and not a bool."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and np.isfinite(value)
+
+
+def check_choice(field: str, value: Any, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{field} must be one of {', '.join(choices)}, got {value!r}")
+
+
+def playout_value(kind: str, returns: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """What a finished playout is worth to every seat: "returns" (the game's: +1 a sole
+    win, -1 a loss, 0 otherwise), "rank" (the place among the other seats) or "blend"
+    (their mean)."""
+    if kind == "returns":
+        return returns
+    if kind == "rank":
+        return places(scores)
+    return (returns + places(scores)) / 2.0
+
+
+def split_name(name: str) -> tuple[str, list[str], list[str]]:
+    """``"mcts:400:prior=0"`` -> ("mcts", ["400"], ["prior=0"]): the head, the positional
+    parts and the ``KEY=VALUE`` parts of a search's name."""
+    head, *parts = name.split(":")
+    return head, [p for p in parts if "=" not in p], [p for p in parts if "=" in p]
+
+
+def settings_by_name(
+    cls: Any, name: str, settings: dict[str, Any], named: list[str], readers: dict[str, Any]
+) -> Any:
+    """``cls`` built from ``settings`` and the ``KEY=VALUE`` parts of ``name``; a bad
+    setting is a ValueError that starts with the name."""
+    settings = {**settings, **named_settings(name, named, readers)}
+    try:
+        return cls(**settings)
+    except ValueError as exc:
+        raise ValueError(f"{name!r}: {exc}") from None
+
+
+def named_settings(name: str, named: list[str], readers: dict[str, Any]) -> dict[str, Any]:
+    """The ``KEY=VALUE`` parts of ``name`` read by ``readers`` (key -> type), or a
+    ValueError that names the setting."""
+    settings: dict[str, Any] = {}
+    for part in named:
+        key, _, text = part.partition("=")
+        if key not in readers:
+            raise ValueError(f"{name!r}: unknown setting {key!r}; by name: {', '.join(readers)}")
+        try:
+            settings[key] = readers[key](text)
+        except ValueError:
+            kind = "a number" if readers[key] in (int, float) else "text"
+            raise ValueError(f"{name!r}: {key} must be {kind}, got {text!r}") from None
+    return settings
 
 
 class TwinWorld:
