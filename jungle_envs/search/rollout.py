@@ -110,7 +110,7 @@ class RolloutPolicy:
         self.heuristic = game.heuristic_policy()
         self.observes = getattr(self.heuristic, "uses_observation", True)
         # the last decision: a one-hot of the move played (the target ``training.distill``
-        # fits), each legal move's mean return, and whether it overruled the heuristic
+        # fits), each legal move's mean playout value, and whether it overruled the heuristic
         self.visits = np.zeros(game.spec.num_actions)
         self.values = np.full(game.spec.num_actions, np.nan)
         self.overruled = False
