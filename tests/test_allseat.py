@@ -92,6 +92,33 @@ def test_built_in_and_snapshot_seats_never_reach_the_lanes():
     assert trainer.update()["n_updates"] >= 1
 
 
+@pytest.mark.parametrize("snapshot_every,pool", [(1, 3), (0, 1)])
+def test_snapshots_join_the_pool_unless_the_starting_model_is_kept(snapshot_every, pool):
+    model = small_model()
+    trainer = allseat.AllSeatTrainer(model, "TropicRace", 2, ["learner", "snapshot"], {},
+                                     num_envs=8, rollout=200, seed=2,
+                                     snapshot_every=snapshot_every)  # fmt: skip
+    start = {k: v.clone() for k, v in model.policy.state_dict().items()}
+    for _ in range(2):
+        trainer.collect()
+        trainer.update()
+    assert len(trainer.pool) == pool
+    kept = trainer.pool[0].state_dict()  # the first snapshot is the starting model
+    assert all(np.array_equal(kept[k].numpy(), start[k].numpy()) for k in start)
+    moved = model.policy.state_dict()
+    assert any(not np.array_equal(moved[k].numpy(), start[k].numpy()) for k in start)
+
+
+def test_bad_pool_settings_are_refused(tmp_path):
+    with pytest.raises(ValueError, match="snapshot_every at least 0"):
+        allseat.AllSeatTrainer(small_model(), "TropicRace", 2, ["learner", "snapshot"], {},
+                               num_envs=8, rollout=200, snapshot_every=-1)  # fmt: skip
+    with pytest.raises(SystemExit):
+        allseat.main(["--game", "TropicRace", "--players", "2", "--out", str(tmp_path / "x"),
+                      "--seats", "learner,snapshot", "--pool-size", "0"])  # fmt: skip
+    assert not (tmp_path / "x").exists()
+
+
 def test_the_command_trains_and_saves_a_model_that_plays_as_an_opponent(tmp_path, capsys):
     out = tmp_path / "run"
     path = allseat.main(["--game", "TropicRace", "--players", "2", "--out", str(out),

@@ -10,7 +10,9 @@ Each seat is one of:
 
 - ``learner``: the model being trained decides, and learns from every such decision;
 - ``snapshot``: a frozen copy of the learner, drawn from a pool of the newest copies at
-  each rollout (a copy joins every ``--snapshot-every`` rollouts);
+  each rollout (a copy joins every ``--snapshot-every`` rollouts; with 0 none joins, so
+  the snapshot seats keep the model the run started from: a learner that has to beat
+  that model, as AlphaGo Zero's new networks had to beat the best one so far);
 - ``random`` / ``heuristic``: played inside the compiled kernel.
 
 Every learner seat of every game is a lane (``training.lanes``): a decision is paid what
@@ -100,6 +102,11 @@ class AllSeatTrainer:
         self.snapshot = np.array([kind == "snapshot" for kind in seats])
         self.learner_seats = np.flatnonzero(self.learner)
         self.rollout, self.rng = rollout, np.random.default_rng(seed)
+        if pool_size < 1 or snapshot_every < 0:
+            raise ValueError(
+                f"pool_size must be at least 1 and snapshot_every at least 0 (0: never), "
+                f"got {pool_size} and {snapshot_every}"
+            )
         self.pool: list[Any] = [self.frozen()]
         self.pool_size, self.snapshot_every = pool_size, snapshot_every
         self.lanes = LaneBuffer(
@@ -191,7 +198,7 @@ class AllSeatTrainer:
         model.train()
         self.lanes = lanes.carried()
         self.rollouts += 1
-        if self.rollouts % self.snapshot_every == 0:
+        if self.snapshot_every and self.rollouts % self.snapshot_every == 0:
             self.pool = [*self.pool, self.frozen()][-self.pool_size :]
         logged = model.logger.name_to_value
         return {
@@ -272,7 +279,9 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--batch-size", type=int, default=1024, help="PPO minibatch")
     parser.add_argument("--epochs", type=int, default=4, help="PPO epochs per update")
     parser.add_argument("--pool-size", type=int, default=8, help="snapshots kept")
-    parser.add_argument("--snapshot-every", type=int, default=10, help="rollouts")
+    parser.add_argument(
+        "--snapshot-every", type=int, default=10, help="rollouts (0: keep the starting model)"
+    )
     parser.add_argument("--checkpoint-every", type=int, default=50, help="rollouts")
     parser.add_argument("--threads", type=int, default=1, help="PyTorch threads")
     parser.add_argument("--seed", type=int, default=0, help="env i is dealt seed + i")
@@ -281,6 +290,8 @@ def main(argv: list[str] | None = None) -> Path:
         seats = parse_seats(args.seats, args.players)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.pool_size < 1 or args.snapshot_every < 0:
+        parser.error("--pool-size must be at least 1 and --snapshot-every at least 0")
     env_id = f"jungle_envs/{jungle_envs.game_class(args.game).spec.env_name}-v0"
     env_options = run_options(args)
     out = args.out
