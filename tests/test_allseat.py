@@ -109,6 +109,36 @@ def test_snapshots_join_the_pool_unless_the_starting_model_is_kept(snapshot_ever
     assert any(not np.array_equal(moved[k].numpy(), start[k].numpy()) for k in start)
 
 
+@pytest.mark.parametrize("greedy", [False, True])
+def test_greedy_snapshots_play_their_likeliest_legal_move(greedy):
+    import torch
+
+    torch.manual_seed(0)  # the sampling snapshots' draws
+    model = small_model(players=4)
+    seats = ["learner", "snapshot", "snapshot", "snapshot"]
+    trainer = allseat.AllSeatTrainer(model, "TropicRace", 4, seats, {}, num_envs=8,
+                                     rollout=200, seed=4, greedy_snapshots=greedy)  # fmt: skip
+    snapshot, plays = trainer.pool[0], []
+
+    def recorded(obs, deterministic=False, action_masks=None):
+        actions, values, log_probs = snapshot.forward(
+            obs, deterministic=deterministic, action_masks=action_masks
+        )
+        plays.append((obs, action_masks, actions.numpy()))
+        return actions, values, log_probs
+
+    trainer.pool = [recorded]
+    trainer.collect()
+    assert plays
+
+    def likeliest(obs, masks):
+        return snapshot.predict(obs.numpy(), deterministic=True, action_masks=masks)[0]
+
+    greedy_plays = [np.array_equal(a, likeliest(obs, masks)) for obs, masks, a in plays]
+    assert all(greedy_plays) == greedy
+    assert all(masks[np.arange(len(a)), a].all() for _, masks, a in plays)
+
+
 def test_bad_pool_settings_are_refused(tmp_path):
     with pytest.raises(ValueError, match="snapshot_every at least 0"):
         allseat.AllSeatTrainer(small_model(), "TropicRace", 2, ["learner", "snapshot"], {},

@@ -12,7 +12,9 @@ Each seat is one of:
 - ``snapshot``: a frozen copy of the learner, drawn from a pool of the newest copies at
   each rollout (a copy joins every ``--snapshot-every`` rollouts; with 0 none joins, so
   the snapshot seats keep the model the run started from: a learner that has to beat
-  that model, as AlphaGo Zero's new networks had to beat the best one so far);
+  that model, as AlphaGo Zero's new networks had to beat the best one so far); a
+  snapshot samples its moves, or with ``--greedy-snapshots`` plays its likeliest move,
+  as a saved model does when it is named as an opponent;
 - ``random`` / ``heuristic``: played inside the compiled kernel.
 
 Every learner seat of every game is a lane (``training.lanes``): a decision is paid what
@@ -80,6 +82,7 @@ class AllSeatTrainer:
         seed: int = 0,
         pool_size: int = 8,
         snapshot_every: int = 10,
+        greedy_snapshots: bool = False,
     ) -> None:
         self.model, self.seats = model, seats
         if getattr(model, "_logger", None) is None:
@@ -109,6 +112,7 @@ class AllSeatTrainer:
             )
         self.pool: list[Any] = [self.frozen()]
         self.pool_size, self.snapshot_every = pool_size, snapshot_every
+        self.greedy_snapshots = greedy_snapshots
         self.lanes = LaneBuffer(
             num_envs,
             players,
@@ -131,9 +135,11 @@ class AllSeatTrainer:
         return policy
 
     @staticmethod
-    def act(policy: Any, obs: np.ndarray, masks: np.ndarray):
+    def act(policy: Any, obs: np.ndarray, masks: np.ndarray, deterministic: bool = False):
         with th.no_grad():
-            actions, values, log_probs = policy(th.as_tensor(obs), action_masks=masks)
+            actions, values, log_probs = policy(
+                th.as_tensor(obs), deterministic=deterministic, action_masks=masks
+            )
         return actions.numpy(), values.numpy().ravel(), log_probs.numpy()
 
     def collect(self) -> None:
@@ -156,7 +162,9 @@ class AllSeatTrainer:
             theirs = np.flatnonzero(live & self.snapshot[view.current_player])
             if len(theirs):
                 masks = view.legal_action_mask[theirs]
-                actions[theirs] = self.act(opponent, view.observation[theirs], masks)[0]
+                actions[theirs] = self.act(
+                    opponent, view.observation[theirs], masks, self.greedy_snapshots
+                )[0]
             self.view = view = self.batch.step(actions)
             self.lanes.earn(view.rewards, self.learner_seats)
             ended = np.flatnonzero(view.terminated)
@@ -282,6 +290,11 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument(
         "--snapshot-every", type=int, default=10, help="rollouts (0: keep the starting model)"
     )
+    parser.add_argument(
+        "--greedy-snapshots",
+        action="store_true",
+        help="snapshot seats play their likeliest move, as a model does as an opponent",
+    )
     parser.add_argument("--checkpoint-every", type=int, default=50, help="rollouts")
     parser.add_argument("--threads", type=int, default=1, help="PyTorch threads")
     parser.add_argument("--seed", type=int, default=0, help="env i is dealt seed + i")
@@ -309,6 +322,7 @@ def main(argv: list[str] | None = None) -> Path:
         seed=args.seed,
         pool_size=args.pool_size,
         snapshot_every=args.snapshot_every,
+        greedy_snapshots=args.greedy_snapshots,
     )
     if model.observation_space.shape != (trainer.batch.observation_size,):
         raise SystemExit(
