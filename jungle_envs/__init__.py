@@ -23,6 +23,9 @@ __version__ = "0.2.0"
 # The policy names of the layers above the core, as lazy entry points: the core never
 # imports them, and nothing loads until an env asks for the name.
 register_policy("ppo", "jungle_envs.agents:shipped_policy", builtin=True)
+register_policy(
+    "ppo-sample", "jungle_envs.agents:sampling_policy", with_argument=True, builtin=True
+)
 register_policy("mcts", "jungle_envs.search:search_policy", with_argument=True, builtin=True)
 register_policy(
     "mcts+ppo", "jungle_envs.search:guided_search_policy", with_argument=True, builtin=True

@@ -231,3 +231,32 @@ def test_the_ladder_names_each_search_by_what_sets_it_apart():
     assert ladder.search_label("mcts+ppo:0.5s") == "mcts+ppo (0.5 s)"
     assert ladder.search_label("mcts:1000:prior=0") == "mcts (1,000 simulations, prior 0)"
     assert ladder.search_label("mcts:8:random") == "mcts (8 simulations, random rollouts)"
+
+
+def test_ppo_sample_draws_each_move_from_the_models_distribution(tmp_path):
+    from training.validate import opponent_known
+
+    path = tiny_model("jungle_envs/TropicRace-v0", 2, {}, tmp_path / "m.zip")
+    env = gym.make("jungle_envs/TropicRace-v0", num_players=2)
+    obs, info = env.reset(seed=3)
+    mask = info["action_mask"]
+    game = env.unwrapped.game
+    greedy = make_policy(str(path), game)
+    sampled = make_policy(f"ppo-sample:{path}", game)
+    probs = greedy.probabilities(obs, mask)
+    assert np.count_nonzero(probs > 0.05) >= 2  # an untrained model spreads its moves
+    draws = [sampled.act(obs, mask, np.random.default_rng(k)) for k in range(600)]
+    assert all(mask[a] for a in draws)
+    freq = np.bincount(draws, minlength=len(probs)) / len(draws)
+    assert np.abs(freq - probs).max() < 0.08
+    assert {greedy.act(obs, mask, np.random.default_rng(k)) for k in range(20)} == {
+        int(np.argmax(probs))
+    }
+    # same generator, same draws: games with a sampling opponent stay reproducible
+    assert sampled.act(obs, mask, np.random.default_rng(9)) == sampled.act(
+        obs, mask, np.random.default_rng(9)
+    )
+    # the bare name is the shipped agent, sampling; a missing file is no player
+    assert not make_policy("ppo-sample", jungle_envs.make_game("TropicRace", 4)).deterministic
+    assert opponent_known("ppo-sample") and opponent_known(f"ppo-sample:{path}")
+    assert not opponent_known("ppo-sample:" + str(tmp_path / "missing.zip"))

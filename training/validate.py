@@ -226,7 +226,9 @@ def plain_policy_names() -> list[str]:
 
 def opponent_known(name: str) -> bool:
     """A registered policy, an RLlib checkpoint or a model file that exists."""
-    if name in POLICY_REGISTRY and not POLICY_REGISTRY[name].with_argument:
+    if name in POLICY_REGISTRY and (
+        not POLICY_REGISTRY[name].with_argument or name == "ppo-sample"
+    ):
         return True
     head = name.split(":")[0]
     if head in ("mcts", "mcts+ppo", "rollout"):
@@ -239,6 +241,8 @@ def opponent_known(name: str) -> bool:
         return True
     if name.startswith("rllib:"):
         return os.path.exists(name.removeprefix("rllib:"))
+    if name.startswith("ppo-sample:"):
+        return os.path.isfile(name.removeprefix("ppo-sample:"))
     return os.path.isfile(name) or os.path.isfile(f"{name}.zip")  # a run folder is no model
 
 
@@ -258,7 +262,8 @@ def check_policy_name(prog: str, flag: str, name: str) -> None:
     fail(
         f"{prog}: error: {flag} {name!r} is neither a built-in player "
         f"({', '.join(plain_policy_names())}, mcts:BUDGET, mcts+ppo:BUDGET, "
-        f"rollout:ROLLOUTS), a model file that exists nor rllib:CHECKPOINT_DIR{hint}"
+        f"rollout:ROLLOUTS, ppo-sample:MODEL), a model file that exists nor "
+        f"rllib:CHECKPOINT_DIR{hint}"
     )
 
 

@@ -62,3 +62,14 @@ def shipped_policy(game: Game) -> Any:
     from jungle_envs.maskable_ppo import MaskablePPOPolicy
 
     return MaskablePPOPolicy(_load(str(agent_path(game))))
+
+
+def sampling_policy(game: Game, path: str | None) -> Any:
+    """The ``"ppo-sample"`` opponent (``"ppo-sample:MODEL.zip"`` for another model): the
+    model playing as it trains, each move drawn from its masked distribution with the
+    env's generator, where ``"ppo"`` and a model path play the likeliest move."""
+    from jungle_envs.maskable_ppo import MaskablePPOPolicy
+
+    if path is None:
+        return MaskablePPOPolicy(_load(str(agent_path(game))), deterministic=False)
+    return MaskablePPOPolicy(path, deterministic=False)
