@@ -37,10 +37,10 @@ examples:
 
 opponents: heuristic (each game's rule-based player), random, ppo (the shipped trained
 agent, needs the train extra), ppo-sample (that agent drawing each move from its
-distribution, as in training; ppo-sample:MODEL.zip for another model), mcts (the search; mcts:400 simulations or mcts:0.5s a
-move), mcts+ppo (the search guided by the shipped agent), rollout (the heuristic
-improved by rollouts of every move; rollout:400 rollouts a move), a path to a MaskablePPO
-.zip, rllib:CHECKPOINT_DIR.
+distribution, as in training; ppo-sample:MODEL.zip for another model), mcts (the
+search; mcts:400 simulations or mcts:0.5s a move), mcts+ppo (the search guided by the
+shipped agent), rollout (the heuristic improved by rollouts of every move; rollout:400
+rollouts a move), a path to a MaskablePPO .zip, rllib:CHECKPOINT_DIR.
 With no human seat at all, the opponents play a game out and you watch.
 
 in the game:
