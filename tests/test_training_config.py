@@ -164,7 +164,8 @@ def test_an_error_names_the_allowed_values(capsys, tmp_path, no_workers):
     err = refused(capsys, ["--env", ENV, "--out", str(tmp_path / "r"), "--set", "ppo.n_steps=0"])
     assert err == "config error: ppo.n_steps must be an integer >= 1, got 0"
     err = refused(capsys, ["--env", ENV, "--out", str(tmp_path / "r"), "--opponents", "heuristc"])
-    assert "allowed: heuristic, mcts, mcts+ppo, ppo, random, rollout, self, mcts:BUDGET" in err
+    allowed = "allowed: heuristic, mcts, mcts+ppo, ppo, ppo-sample, random, rollout, self, "
+    assert allowed + "mcts:BUDGET" in err
     err = refused(capsys, ["--env", ENV, "--out", str(tmp_path / "r"), "--set", "foo=1"])
     assert "known here" in err and "'ppo'" in err
 
@@ -218,7 +219,7 @@ def test_from_the_shell_a_bad_config_is_one_line_and_no_traceback(tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines() == [
         "config error: opponents names an unknown opponent 'heuristc'; allowed: heuristic, "
-        "mcts, mcts+ppo, ppo, random, rollout, self, mcts:BUDGET, mcts+ppo:BUDGET, "
+        "mcts, mcts+ppo, ppo, ppo-sample, random, rollout, self, mcts:BUDGET, mcts+ppo:BUDGET, "
         "rollout:ROLLOUTS, a model path that exists or rllib:CHECKPOINT_DIR"
     ]
     assert not out.exists()
