@@ -8,9 +8,11 @@ import json
 import gymnasium as gym
 import numpy as np
 import pytest
+import torch as th
 
 pytest.importorskip("sb3_contrib")
 
+import jungle_envs
 from training import allseat
 from training.lanes import LaneBuffer
 
@@ -201,3 +203,49 @@ def test_the_command_trains_and_saves_a_model_that_plays_as_an_opponent(tmp_path
 def test_bad_seat_lists_are_refused(text, message):
     with pytest.raises(ValueError, match=message):
         allseat.parse_seats(text, 2)
+
+
+@pytest.mark.parametrize("game", ["ElephantFestival", "TropicRace"])
+def test_sharpened_logits_keep_the_likeliest_move_and_scale_its_lead(game):
+    from sb3_contrib import MaskablePPO
+
+    from jungle_envs.move_policy import MovePolicy, move_policy_kwargs
+    from training.common import sharpen_logits
+
+    if game == "ElephantFestival":  # the move-scoring network
+        env = gym.make(f"jungle_envs/{game}-v0", num_players=2, move_features=True)
+        kwargs = move_policy_kwargs(jungle_envs.make_game(game, 2, move_features=True))
+        model = MaskablePPO(MovePolicy, env, device="cpu", seed=0, policy_kwargs=kwargs)
+    else:  # SB3's MLP and its action net
+        model = small_model(game)
+        env = gym.make(f"jungle_envs/{game}-v0", num_players=2)
+    with th.no_grad():  # a policy that is not near-uniform, as a trained one is not
+        for parameter in model.policy.parameters():
+            parameter.add_(th.randn_like(parameter) * 0.3)
+    obs, info = env.reset(seed=5)
+    tensor = th.as_tensor(obs[None])
+    legal = info["action_mask"].astype(bool)
+    mask = legal[None]
+
+    def logits():
+        with th.no_grad():
+            dist = model.policy.get_distribution(tensor, action_masks=mask).distribution
+        return dist.logits[0].numpy()[legal]
+
+    before = logits()
+    sharpen_logits(model, 4.0)
+    after = logits()
+    assert after.argmax() == before.argmax()
+    lead_before, lead_after = before.max() - before, after.max() - after
+    assert lead_after == pytest.approx(4.0 * lead_before, rel=1e-4, abs=1e-4)
+    assert np.ptp(before) > 0.1  # the check above compares spread logits, not equal ones
+    with pytest.raises(ValueError, match="positive"):
+        sharpen_logits(model, 0.0)
+
+
+def test_sharpen_needs_a_starting_model_and_a_positive_factor(tmp_path):
+    for extra in (["--sharpen", "4"], ["--init", "m.zip", "--sharpen", "-1"]):
+        with pytest.raises(SystemExit):
+            allseat.main(["--game", "TropicRace", "--players", "2", "--out",
+                          str(tmp_path / "x"), *extra])  # fmt: skip
+    assert not (tmp_path / "x").exists()

@@ -44,7 +44,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 import jungle_envs
 from jungle_envs.maskable_ppo import trained_on
 from training import cli
-from training.common import mark_trained_on, new_model, policy_setup
+from training.common import mark_trained_on, new_model, policy_setup, sharpen_logits
 from training.config import load_config
 from training.lanes import LaneBuffer
 from training.selfplay import atomic_save
@@ -247,7 +247,10 @@ def build_model(args: argparse.Namespace, env_id: str, env_options: dict[str, An
     th.set_num_threads(args.threads)
     if args.init:
         keep = {key: ppo[key] for key in ("learning_rate", "ent_coef", "batch_size", "n_epochs")}
-        return MaskablePPO.load(args.init, device="cpu", custom_objects=keep)
+        model = MaskablePPO.load(args.init, device="cpu", custom_objects=keep)
+        if args.sharpen != 1.0:
+            sharpen_logits(model, args.sharpen)
+        return model
     run = {**config, "players": args.players, "env_options": env_options}
     policy, policy_kwargs = policy_setup(run, arch)
     env = gym.make(env_id, num_players=args.players, **env_options)
@@ -284,6 +287,13 @@ def main(argv: list[str] | None = None) -> Path:
     parser.add_argument("--rollout", type=int, default=8192, help="decisions per update")
     parser.add_argument("--learning-rate", type=float, default=1e-4, help="PPO step size")
     parser.add_argument("--ent-coef", type=float, default=0.003, help="entropy bonus")
+    parser.add_argument(
+        "--sharpen",
+        type=float,
+        default=1.0,
+        help="multiply the --init model's logits by this (same likeliest moves, draws "
+        "closer to them)",
+    )
     parser.add_argument("--batch-size", type=int, default=1024, help="PPO minibatch")
     parser.add_argument("--epochs", type=int, default=4, help="PPO epochs per update")
     parser.add_argument("--pool-size", type=int, default=8, help="snapshots kept")
@@ -303,6 +313,8 @@ def main(argv: list[str] | None = None) -> Path:
         seats = parse_seats(args.seats, args.players)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.sharpen <= 0 or (args.sharpen != 1.0 and not args.init):
+        parser.error("--sharpen must be positive and needs --init")
     if args.pool_size < 1 or args.snapshot_every < 0:
         parser.error("--pool-size must be at least 1 and --snapshot-every at least 0")
     env_id = f"jungle_envs/{jungle_envs.game_class(args.game).spec.env_name}-v0"

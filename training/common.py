@@ -123,6 +123,32 @@ def policy_setup(config: dict[str, Any], net_arch: Any) -> tuple[Any, dict[str, 
     return MovePolicy, move_policy_kwargs(game, net_arch)
 
 
+def sharpen_logits(model: MaskablePPO, factor: float) -> None:
+    """Multiply the policy's logits by ``factor`` (a temperature of ``1 / factor``): the
+    likeliest move stays the same, and the moves drawn approach it.
+
+    A model is judged by its likeliest moves, while PPO improves the moves it draws. Where
+    a network's scores of several moves differ by hundredths, its draws play a different,
+    weaker game than its likeliest moves (docs/multiagent.md), so a run that continues it
+    can start from a sharper copy. Only the last layer (the move scores and the other
+    actions' logits, or the MLP's action net) is scaled."""
+    if not factor > 0:
+        raise ValueError(f"the logit factor must be positive, got {factor}")
+    policy = model.policy
+    extractor = policy.features_extractor
+    layers = [getattr(extractor, "score", None), getattr(extractor, "other_actions", None)]
+    with torch.no_grad():
+        if layers[0] is not None:  # the move-scoring network: its scores are the logits
+            for layer in layers:
+                layer.weight.mul_(factor)
+                layer.bias.mul_(factor)
+            if getattr(extractor, "action_bias", None) is not None:
+                extractor.action_bias.mul_(factor)
+        else:
+            policy.action_net.weight.mul_(factor)
+            policy.action_net.bias.mul_(factor)
+
+
 def mark_trained_on(model: MaskablePPO, env_id: str, players: int, env_options: dict) -> None:
     """Record in the model (its zip keeps it) the env it learns on, so that loading it as an
     opponent or evaluating it uses, or insists on, the same game, players and options."""
