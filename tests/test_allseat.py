@@ -249,3 +249,31 @@ def test_sharpen_needs_a_starting_model_and_a_positive_factor(tmp_path):
             allseat.main(["--game", "TropicRace", "--players", "2", "--out",
                           str(tmp_path / "x"), *extra])  # fmt: skip
     assert not (tmp_path / "x").exists()
+
+
+def test_the_sharpen_command_saves_a_copy_with_the_same_likeliest_moves(tmp_path, capsys):
+    from sb3_contrib import MaskablePPO
+
+    from training import sharpen
+    from training.common import mark_trained_on
+
+    model = small_model()
+    mark_trained_on(model, "jungle_envs/TropicRace-v0", 2, {})
+    model.save(tmp_path / "m.zip")
+    out = sharpen.main([str(tmp_path / "m.zip"), str(tmp_path / "s.zip"), "--factor", "8"])
+    copy = MaskablePPO.load(out, device="cpu")
+    assert copy.trained_on == model.trained_on
+    env = gym.make("jungle_envs/TropicRace-v0", num_players=2)
+    obs, info = env.reset(seed=2)
+    legal = info["action_mask"].astype(bool)
+    tensor, mask = th.as_tensor(obs[None]), legal[None]
+    with th.no_grad():
+        a, b = (m.policy.get_distribution(tensor, action_masks=mask).distribution.logits[0]
+                .numpy()[legal] for m in (model, copy))  # fmt: skip
+    assert b.argmax() == a.argmax()
+    assert b.max() - b == pytest.approx(8.0 * (a.max() - a), rel=1e-4, abs=1e-4)
+    for argv in ([str(tmp_path / "none.zip"), str(tmp_path / "t.zip"), "--factor", "2"],
+                 [str(tmp_path / "m.zip"), str(tmp_path / "t.zip"), "--factor", "0"]):  # fmt: skip
+        with pytest.raises(SystemExit):
+            sharpen.main(argv)
+    assert not (tmp_path / "t.zip").exists()

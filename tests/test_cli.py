@@ -20,6 +20,7 @@ COMMANDS = [
     "training.demo",
     "training.ship",
     "training.allseat",
+    "training.sharpen",
     "benchmarks.step_speed",
     "benchmarks.peers",
     "benchmarks.compiled",
