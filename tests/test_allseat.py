@@ -272,7 +272,9 @@ def test_the_sharpen_command_saves_a_copy_with_the_same_likeliest_moves(tmp_path
                 .numpy()[legal] for m in (model, copy))  # fmt: skip
     assert b.argmax() == a.argmax()
     assert b.max() - b == pytest.approx(8.0 * (a.max() - a), rel=1e-4, abs=1e-4)
+    (tmp_path / "bad.zip").write_text("not a model")
     for argv in ([str(tmp_path / "none.zip"), str(tmp_path / "t.zip"), "--factor", "2"],
+                 [str(tmp_path / "bad.zip"), str(tmp_path / "t.zip"), "--factor", "2"],
                  [str(tmp_path / "m.zip"), str(tmp_path / "t.zip"), "--factor", "0"]):  # fmt: skip
         with pytest.raises(SystemExit):
             sharpen.main(argv)

@@ -31,7 +31,10 @@ def main(argv: list[str] | None = None) -> Path:
         parser.error(f"--factor must be positive, got {args.factor}")
     if not args.model.is_file():
         fail(f"no model at {args.model}")
-    model = MaskablePPO.load(args.model, device="cpu")
+    try:
+        model = MaskablePPO.load(args.model, device="cpu")
+    except Exception as exc:  # not a zip, another algorithm's file, a truncated save
+        fail(f"{args.model} is not a MaskablePPO model: {exc}")
     sharpen_logits(model, args.factor)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     atomic_save(model, args.out)
