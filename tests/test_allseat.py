@@ -60,7 +60,7 @@ def test_an_open_decision_and_its_reward_carry_into_the_next_rollout():
 def small_model(game="TropicRace", players=2):
     args = argparse.Namespace(game=game, players=players, init=None, option=[],
                               learning_rate=1e-4, ent_coef=0.0, batch_size=64, epochs=1,
-                              threads=1, seed=0)  # fmt: skip
+                              threads=1, seed=0, vf_coef=None)  # fmt: skip
     return allseat.build_model(args, f"jungle_envs/{game}-v0", {})
 
 
@@ -279,3 +279,23 @@ def test_the_sharpen_command_saves_a_copy_with_the_same_likeliest_moves(tmp_path
         with pytest.raises(SystemExit):
             sharpen.main(argv)
     assert not (tmp_path / "t.zip").exists()
+
+
+def test_vf_coef_sets_the_value_weight_of_a_new_or_continued_model(tmp_path):
+    out = tmp_path / "run"
+    common = ["--game", "TropicRace", "--players", "2", "--seats", "learner,snapshot",
+              "--steps", "200", "--num-envs", "8", "--rollout", "200",
+              "--batch-size", "64"]  # fmt: skip
+    path = allseat.main([*common, "--out", str(out), "--vf-coef", "0.01"])
+    from sb3_contrib import MaskablePPO
+
+    assert MaskablePPO.load(path, device="cpu").vf_coef == pytest.approx(0.01)
+    # a continued model keeps its own weight unless the run names one
+    kept = allseat.main([*common, "--out", str(tmp_path / "kept"), "--init", str(path)])
+    assert MaskablePPO.load(kept, device="cpu").vf_coef == pytest.approx(0.01)
+    again = allseat.main([*common, "--out", str(tmp_path / "again"), "--init", str(path),
+                          "--vf-coef", "0.3"])  # fmt: skip
+    assert MaskablePPO.load(again, device="cpu").vf_coef == pytest.approx(0.3)
+    with pytest.raises(SystemExit):
+        allseat.main([*common, "--out", str(tmp_path / "x"), "--vf-coef", "-1"])
+    assert not (tmp_path / "x").exists()

@@ -21,6 +21,7 @@ COMMANDS = [
     "training.ship",
     "training.allseat",
     "training.sharpen",
+    "training.gradient_share",
     "benchmarks.step_speed",
     "benchmarks.peers",
     "benchmarks.compiled",

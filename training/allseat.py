@@ -173,8 +173,8 @@ class AllSeatTrainer:
                 self.games += len(ended)
                 self.final_returns += view.returns[ended][:, self.learner_seats].ravel().tolist()
 
-    def update(self) -> dict[str, float]:
-        """One PPO update on the closed decisions; the open ones wait for the next rollout."""
+    def closed_buffer(self) -> MaskableRolloutBuffer:
+        """MaskablePPO's rollout buffer of the closed decisions, with their advantages."""
         model, lanes = self.model, self.lanes
         order, advantages = lanes.advantages(model.gamma, model.gae_lambda)
         # whole minibatches only (a minibatch of one has no advantage spread): a few
@@ -200,11 +200,16 @@ class AllSeatTrainer:
         buffer.returns[:, 0] = advantages + lanes.values[order]
         buffer.action_masks[:, 0] = lanes.masks[order]
         buffer.pos, buffer.full = size, True
-        model.rollout_buffer = buffer
+        return buffer
+
+    def update(self) -> dict[str, float]:
+        """One PPO update on the closed decisions; the open ones wait for the next rollout."""
+        model = self.model
+        model.rollout_buffer = self.closed_buffer()
         model.num_timesteps = self.steps
         model._current_progress_remaining = 1.0  # the run is timed: schedules stay at start
         model.train()
-        self.lanes = lanes.carried()
+        self.lanes = self.lanes.carried()
         self.rollouts += 1
         if self.snapshot_every and self.rollouts % self.snapshot_every == 0:
             self.pool = [*self.pool, self.frozen()][-self.pool_size :]
@@ -243,10 +248,15 @@ def build_model(args: argparse.Namespace, env_id: str, env_options: dict[str, An
         "batch_size": args.batch_size,
         "n_epochs": args.epochs,
     }
+    if args.vf_coef is not None:
+        ppo["vf_coef"] = args.vf_coef
     arch = ppo.pop("net_arch")
     th.set_num_threads(args.threads)
     if args.init:
-        keep = {key: ppo[key] for key in ("learning_rate", "ent_coef", "batch_size", "n_epochs")}
+        names = ("learning_rate", "ent_coef", "batch_size", "n_epochs")
+        keep = {key: ppo[key] for key in names}
+        if args.vf_coef is not None:
+            keep["vf_coef"] = args.vf_coef
         model = MaskablePPO.load(args.init, device="cpu", custom_objects=keep)
         if args.sharpen != 1.0:
             sharpen_logits(model, args.sharpen)
@@ -294,6 +304,13 @@ def main(argv: list[str] | None = None) -> Path:
         help="multiply the --init model's logits by this (same likeliest moves, draws "
         "closer to them)",
     )
+    parser.add_argument(
+        "--vf-coef",
+        type=float,
+        help="value loss weight (default: the --init model's, else the config's); the value "
+        "head shares the state embedding with the move scores, so a large value error "
+        "(a score margin) can drown the policy's gradient there",
+    )
     parser.add_argument("--batch-size", type=int, default=1024, help="PPO minibatch")
     parser.add_argument("--epochs", type=int, default=4, help="PPO epochs per update")
     parser.add_argument("--pool-size", type=int, default=8, help="snapshots kept")
@@ -315,6 +332,8 @@ def main(argv: list[str] | None = None) -> Path:
         parser.error(str(exc))
     if args.sharpen <= 0 or (args.sharpen != 1.0 and not args.init):
         parser.error("--sharpen must be positive and needs --init")
+    if args.vf_coef is not None and args.vf_coef < 0:
+        parser.error("--vf-coef must be 0 or more")
     if args.pool_size < 1 or args.snapshot_every < 0:
         parser.error("--pool-size must be at least 1 and --snapshot-every at least 0")
     env_id = f"jungle_envs/{jungle_envs.game_class(args.game).spec.env_name}-v0"
