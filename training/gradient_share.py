@@ -30,7 +30,7 @@ from sb3_contrib import MaskablePPO
 from jungle_envs.maskable_ppo import trained_on
 from training import cli
 from training.allseat import AllSeatTrainer, parse_seats, run_options
-from training.validate import fail
+from training.validate import fail, load_model_or_fail
 
 
 def loss_gradients(model: MaskablePPO, buffer: Any) -> dict[str, Any]:
@@ -98,12 +98,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     args = parser.parse_args(argv)
     if args.decisions < 1:
         parser.error(f"--decisions must be at least 1, got {args.decisions}")
-    if not args.model.is_file():
-        fail(f"no model at {args.model}")
-    try:
-        model = MaskablePPO.load(args.model, device="cpu")
-    except Exception as exc:  # not a zip, another algorithm's file, a truncated save
-        fail(f"{args.model} is not a MaskablePPO model: {exc}")
+    model = load_model_or_fail(args.model)
     record = trained_on(model)
     if not record:
         fail(f"{args.model} does not record its game (train it with this package's tools)")

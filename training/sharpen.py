@@ -13,12 +13,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sb3_contrib import MaskablePPO
-
 from training import cli
 from training.common import sharpen_logits
 from training.selfplay import atomic_save
-from training.validate import fail
+from training.validate import load_model_or_fail
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -29,12 +27,7 @@ def main(argv: list[str] | None = None) -> Path:
     args = parser.parse_args(argv)
     if not args.factor > 0:
         parser.error(f"--factor must be positive, got {args.factor}")
-    if not args.model.is_file():
-        fail(f"no model at {args.model}")
-    try:
-        model = MaskablePPO.load(args.model, device="cpu")
-    except Exception as exc:  # not a zip, another algorithm's file, a truncated save
-        fail(f"{args.model} is not a MaskablePPO model: {exc}")
+    model = load_model_or_fail(args.model)
     sharpen_logits(model, args.factor)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     atomic_save(model, args.out)

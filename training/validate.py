@@ -480,3 +480,16 @@ class UsageExit(SystemExit, ValueError):
 def fail(message: str) -> NoReturn:
     print(message, file=sys.stderr)
     raise UsageExit(message)
+
+
+def load_model_or_fail(path: Any) -> Any:
+    """The MaskablePPO model at ``path`` on the CPU; a missing file or one that is not such
+    a model fails in one line."""
+    from sb3_contrib import MaskablePPO  # here: validating options must not import torch
+
+    if not path.is_file():
+        fail(f"no model at {path}")
+    try:
+        return MaskablePPO.load(path, device="cpu")
+    except Exception as exc:  # not a zip, another algorithm's file, a truncated save
+        fail(f"{path} is not a MaskablePPO model: {exc}")
