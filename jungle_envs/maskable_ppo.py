@@ -34,6 +34,7 @@ class MaskablePPOPolicy:
         self._dict_obs = hasattr(model.observation_space, "spaces")
         # What the model was trained on (saved in its zip by our training scripts).
         self.trained_on: dict[str, Any] | None = getattr(model, "trained_on", None)
+        self._value_head: Any = None  # built at the first values() call
 
     @property
     def action_count(self) -> int:
@@ -60,6 +61,27 @@ class MaskablePPOPolicy:
             dist = policy.get_distribution(obs_tensor, action_masks=mask[None])
             probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
         return np.where(mask, probs, 0.0)
+
+    def values(self, observations, action_masks) -> np.ndarray:
+        """The value head's estimate of the return from each row of ``observations`` (a
+        batch, with its legal masks), in the reward the model was trained on. The flat
+        and move-scoring policies run only the value path (``jungle_envs.value_head``)."""
+        import torch
+
+        if self._value_head is None:
+            from jungle_envs.value_head import value_head
+
+            self._value_head = value_head(self.model.policy) or False
+        if self._value_head:
+            return self._value_head(observations)
+        obs: Any = np.asarray(observations, dtype=np.float32)
+        if self._dict_obs:
+            obs = {"observation": obs, "action_mask": np.asarray(action_masks, dtype=np.int8)}
+        policy = self.model.policy
+        obs_tensor, _ = policy.obs_to_tensor(obs)
+        with torch.no_grad():
+            values = policy.predict_values(obs_tensor)
+        return values.cpu().numpy().reshape(-1).astype(np.float64)
 
     def act(self, observation, action_mask, rng) -> int:
         mask = np.asarray(action_mask, dtype=bool)

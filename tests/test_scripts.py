@@ -171,3 +171,21 @@ def test_search_speed_times_the_guided_search_beside_the_plain_one(capsys):
     assert set(results) == {"TropicRace", "TropicRace/mcts+ppo"}
     assert results["TropicRace/mcts+ppo"][4]["seconds_per_decision"] > 0
     assert "| TropicRace | mcts+ppo | 4 |" in capsys.readouterr().out
+
+
+def test_search_speed_times_leaf_values_and_says_where_there_are_none(capsys):
+    pytest.importorskip("sb3_contrib")
+    from benchmarks import search_speed
+
+    results = search_speed.main(
+        ["--game", "TropicRace", "ElephantFestival", "--simulations", "4", "--positions", "2",
+         "--leaf", "0.5"]
+    )  # fmt: skip
+    assert set(results) == {"TropicRace", "TropicRace/mcts+ppo:leaf=0.5", "ElephantFestival"}
+    assert results["TropicRace/mcts+ppo:leaf=0.5"][4]["seconds_per_decision"] > 0
+    table = capsys.readouterr().out
+    assert "| TropicRace | mcts+ppo:leaf=0.5 | 4 |" in table
+    assert "| ElephantFestival | mcts+ppo:leaf=0.5 | not available: " in table
+    assert "reward='margin'" in table
+    with pytest.raises(SystemExit):
+        search_speed.main(["--game", "TropicRace", "--leaf", "1.5"])

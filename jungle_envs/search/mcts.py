@@ -51,7 +51,13 @@ class Node:
 
 
 # The settings a name may carry as KEY=VALUE, with how each value is read.
-NAMED_SETTINGS = {"prior": float, "exploration": float, "determinizations": int}
+NAMED_SETTINGS = {
+    "prior": float,
+    "exploration": float,
+    "determinizations": int,
+    "leaf": float,
+    "value": str,
+}
 
 
 @dataclass(frozen=True)
@@ -67,12 +73,16 @@ class MCTS:
         sole win, -1 a loss, 0 otherwise), "rank" (+1 for each other seat it outscores, -1
         for each that outscores it, over the others), or "blend" (their mean: wins first,
         and a better place when nobody wins, which a few simulations see more often).
+        None: "blend", or with leaf values the value the guide's reward estimates.
     engine: "auto" (the compiled twin when the game has one), "compiled" or "reference".
     guide: a learned policy (``"ppo"``, a model path or object) whose move probabilities
         at the root steer the search as AlphaZero's prior: the first simulations try its
         likeliest moves, and each root move gets ``prior * probability * sqrt(N) /
         (visits + 1)`` on top of its UCB score, N the root's simulations so far (PUCT;
         deeper nodes keep the rollout policy's bias). None: the rollout policy's move alone.
+    leaf: the weight of the guide's value at a new node against the rollout's (AlphaGo's
+        mixing, ``jungle_envs.search.leaf``): 0 rollouts alone, 1 the guide's value alone.
+        Needs a guide trained on reward "win" or "rank".
     """
 
     simulations: int | None = 200
@@ -80,10 +90,11 @@ class MCTS:
     determinizations: int = 8
     rollout: str = "heuristic"
     exploration: float = 0.7
-    value: str = "blend"
+    value: str | None = None
     prior: float = 1.0
     engine: str = "auto"
     guide: Any = None
+    leaf: float = 0.0
 
     def __post_init__(self) -> None:
         if self.simulations is not None and not (whole(self.simulations) and self.simulations >= 1):
@@ -103,7 +114,12 @@ class MCTS:
             raise ValueError(f"exploration must be a number >= 0, got {self.exploration!r}")
         if not (finite_number(self.prior) and self.prior >= 0):
             raise ValueError(f"prior must be a number >= 0, got {self.prior!r}")
-        check_choice("value", self.value, VALUES)
+        if self.value is not None:
+            check_choice("value", self.value, VALUES)
+        if not (finite_number(self.leaf) and 0.0 <= self.leaf <= 1.0):
+            raise ValueError(f"leaf must be a number from 0 to 1, got {self.leaf!r}")
+        if self.leaf > 0 and self.guide is None:
+            raise ValueError("leaf values come from a guide's value head: give a guide")
         check_choice("engine", self.engine, ENGINES)
 
     @classmethod
@@ -111,8 +127,8 @@ class MCTS:
         """``mcts``, ``mcts:400`` (simulations), ``mcts:0.5s`` (seconds), and a rollout
         policy after another colon: ``mcts:400:random``; ``mcts+ppo:400`` is guided by the
         shipped agent of the game and player count. Settings by name after the budget:
-        ``mcts:1000:prior=0``, ``mcts:300:random:exploration=1.0`` (prior, exploration,
-        determinizations)."""
+        ``mcts:1000:prior=0``, ``mcts:300:random:exploration=1.0``, ``mcts+ppo:300:leaf=0.5``
+        (prior, exploration, determinizations, leaf, value)."""
         head, parts, named = split_name(name)
         if head not in ("mcts", "mcts+ppo") or len(parts) > 2:
             raise ValueError(
@@ -149,7 +165,8 @@ class MCTSPolicy:
         self.settings = replace(settings or MCTS(), **changes)
         self.world = make_world(game, self.settings.rollout, self.settings.engine)
         self.last: dict[str, float] = {}  # the last search: simulations, seconds
-        self.guide = self.guide_game = None
+        self.guide = self.guide_game = self.leaf_values = None
+        self.value = self.settings.value or "blend"
         if self.settings.guide is not None:
             from jungle_envs.core.policies import make_policy, observation_game
 
@@ -160,8 +177,22 @@ class MCTSPolicy:
                     f"model), got {self.settings.guide!r}"
                 )
             self.guide_game = observation_game(self.guide, game)
+            if self.settings.leaf > 0:
+                self._use_leaf_values()
         # the last search's root visits per action (what search distillation learns from)
         self.visits = np.zeros(game.spec.num_actions)
+
+    def _use_leaf_values(self) -> None:
+        from jungle_envs.search.leaf import LeafValues, guide_value_kind
+
+        kind = guide_value_kind(self.guide)
+        if self.settings.value not in (None, kind):
+            raise ValueError(
+                f"the guide's value head estimates value={kind!r} (its reward); a search "
+                f"with leaf values must use it, got value={self.settings.value!r}"
+            )
+        self.value = kind
+        self.leaf_values = LeafValues(self.world, self.guide, self.guide_game, kind)
 
     def act(self, observation, action_mask, rng) -> int:
         raise TypeError(
@@ -226,7 +257,7 @@ class MCTSPolicy:
                 action = max(untried, key=lambda a: guide[a])
                 child = children[action] = Node(len(root.total))
                 path.append(child)
-                result = self._value(*world.rollout(state, action, rng))
+                result = self._expand(state, action, rng)
                 break
             if untried:
                 # the rollout policy's choice first: with a heuristic, its move is the
@@ -238,7 +269,7 @@ class MCTSPolicy:
                     action = untried[int(rng.integers(len(untried)))]
                 child = children[action] = Node(len(root.total))
                 path.append(child)
-                result = self._value(*world.rollout(state, action, rng))
+                result = self._expand(state, action, rng)
                 break
             best, best_score = -1, -math.inf
             # PUCT's weight on the guide: it grows with the root's simulations, so the
@@ -261,8 +292,15 @@ class MCTSPolicy:
             visited.visits += 1
             visited.total += result
 
+    def _expand(self, state: Any, action: int, rng: np.random.Generator) -> np.ndarray:
+        """What a new node (``action`` at ``state``) is worth to every seat: a rollout's
+        value, mixed with the guide's value head's where ``leaf`` > 0."""
+        if self.leaf_values is not None:
+            return self.leaf_values.evaluate(state, action, rng, self.settings.leaf)
+        return self._value(*self.world.rollout(state, action, rng))
+
     def _value(self, returns: np.ndarray, scores: np.ndarray) -> np.ndarray:
-        return playout_value(self.settings.value, returns, scores)
+        return playout_value(self.value, returns, scores)
 
     def _choose(self, root: Node, legal: np.ndarray, seat: int) -> int:
         """The most visited legal child; ties go to the higher mean return for ``seat``."""

@@ -127,6 +127,14 @@ class TwinWorld:
         streams = rng.integers(0, 2**64, size=2, dtype=np.uint64)
         return self.twin.playout(world, streams, self.kinds, action)
 
+    def advance(
+        self, world: np.ndarray, action: int, waiting: np.ndarray, rng: np.random.Generator
+    ) -> int:
+        """Apply ``action`` (if >= 0) and play on by the rollout policy until a seat with
+        ``waiting[seat]`` set has a decision with a choice: that seat, or TERMINAL."""
+        streams = rng.integers(0, 2**64, size=2, dtype=np.uint64)
+        return self.twin.play_to_choice(world, streams, self.kinds, waiting, action)
+
 
 class ReferenceWorld:
     """Worlds as rules-engine states; rollouts by the game's Python policies."""
@@ -183,6 +191,24 @@ class ReferenceWorld:
             obs = game.observe(world, player) if self.observes else None
             game._apply_action(world, int(self.policy.act(obs, mask, rng)))
         return self.final(world)
+
+    def advance(
+        self, world: GameState, action: int, waiting: np.ndarray, rng: np.random.Generator
+    ) -> int:
+        """As ``TwinWorld.advance``, step by step on the rules engine."""
+        game = self.game
+        if action >= 0:
+            game._apply_action(world, int(action))
+        while (player := game.current_player(world)) >= 0 or player == CHANCE:
+            if player == CHANCE:
+                game._apply_chance(world, game.sample_chance(world, rng))
+                continue
+            mask = game.legal_mask(world)
+            if waiting[player] and mask.sum() > 1:
+                return player
+            obs = game.observe(world, player) if self.observes else None
+            game._apply_action(world, int(self.policy.act(obs, mask, rng)))
+        return player
 
 
 def make_world(game: Game, rollout: str, engine: str) -> TwinWorld | ReferenceWorld:
