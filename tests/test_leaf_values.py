@@ -8,9 +8,10 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
+from random_games import states
 
 import jungle_envs
-from jungle_envs.core.game import CHANCE, TERMINAL
+from jungle_envs.core.game import TERMINAL
 from jungle_envs.core.policies import make_policy
 from jungle_envs.maskable_ppo import MaskablePPOPolicy
 from jungle_envs.search import MCTS, MCTSPolicy
@@ -24,18 +25,14 @@ WIN_GUIDES = {"TropicRace": "flat", "JungleSweep": "moves", "SpankTheMonkey": "m
 
 
 def decisions(game, seed: int, every: int = 1):
-    """(state, seat) at the decisions with a choice of a masked-random game."""
-    rng = np.random.default_rng(seed)
-    state, count = game.new_state(), 0
-    while (player := game.current_player(state)) != TERMINAL:
-        if player == CHANCE:
-            game.apply_chance(state, game.sample_chance(state, rng))
-            continue
-        if game.legal_mask(state).sum() > 1:
+    """(state, seat) at every ``every``-th decision with a choice of a random game."""
+    count = 0
+    for state in states(game, seed):
+        player = game.current_player(state)
+        if player >= 0 and game.legal_mask(state).sum() > 1:
             count += 1
             if count % every == 0:
                 yield state.copy(), player
-        game.apply_action(state, int(rng.choice(game.legal_actions(state))))
 
 
 def guide_and_game(name: str, players: int = 4):
@@ -236,20 +233,21 @@ def test_leaf_values_must_use_the_guides_value():
 
 
 @pytest.mark.parametrize("name", sorted(jungle_envs.core.registry.GAMES))
-def test_the_walk_kernel_with_no_seat_waiting_is_a_rollout(name):
-    """``play_to_choice`` plays as ``playout`` does, on the same streams: with no seat to
-    stop for it ends the same game in the same state."""
+def test_the_walk_with_no_seat_waiting_is_a_rollout(name):
+    """The walk (the all-seat batch's ``advance_to_caller``) plays as ``playout`` does, on
+    the same streams: with no seat to stop for it ends the same game in the same state."""
     game = jungle_envs.make_game(name, 4)
     world = TwinWorld(game, "heuristic")
     twin, nobody = world.twin, np.zeros(4, dtype=np.int8)
     for i, (state, _seat) in enumerate(decisions(game, seed=12, every=5)):
         streams = np.array([7 + i, 1000 + i], dtype=np.uint64)
         walked, rolled = twin.pack(state), twin.pack(state)
-        assert twin.play_to_choice(walked, streams.copy(), world.kinds, nobody) == TERMINAL
+        assert twin.advance_to_caller(walked, streams.copy(), world.kinds) == TERMINAL
         returns, scores = twin.playout(rolled, streams.copy(), world.kinds)
         np.testing.assert_array_equal(walked, rolled)
         assert twin.returns(walked) == returns.tolist()
         assert twin.scores(walked) == scores.tolist()
+        assert world.advance(twin.pack(state), -1, nobody, np.random.default_rng(i)) == TERMINAL
         if i == 3:
             break
 

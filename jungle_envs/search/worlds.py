@@ -132,8 +132,13 @@ class TwinWorld:
     ) -> int:
         """Apply ``action`` (if >= 0) and play on by the rollout policy until a seat with
         ``waiting[seat]`` set has a decision with a choice: that seat, or TERMINAL."""
+        from jungle_envs.core.compiled.seat_runner import CALLER
+
+        if action >= 0:
+            self.twin.apply_action(world, action)
         streams = rng.integers(0, 2**64, size=2, dtype=np.uint64)
-        return self.twin.play_to_choice(world, streams, self.kinds, waiting, action)
+        kinds = np.where(waiting != 0, CALLER, self.kinds).astype(np.int8)
+        return self.twin.advance_to_caller(world, streams, kinds)
 
 
 class ReferenceWorld:
@@ -180,16 +185,7 @@ class ReferenceWorld:
     def rollout(
         self, world: GameState, action: int, rng: np.random.Generator
     ) -> tuple[np.ndarray, np.ndarray]:
-        game = self.game
-        if action >= 0:
-            game._apply_action(world, int(action))
-        while (player := game.current_player(world)) >= 0 or player == CHANCE:
-            if player == CHANCE:
-                game._apply_chance(world, game.sample_chance(world, rng))
-                continue
-            mask = game.legal_mask(world)
-            obs = game.observe(world, player) if self.observes else None
-            game._apply_action(world, int(self.policy.act(obs, mask, rng)))
+        self.advance(world, action, np.zeros(self.game.num_players, dtype=np.int8), rng)
         return self.final(world)
 
     def advance(

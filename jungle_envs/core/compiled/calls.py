@@ -11,6 +11,9 @@ from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.rng import CHANCE_STREAM, uniform
 from jungle_envs.core.compiled.runner import HEURISTIC, random_legal
 
+# the all-seat batch's walk to a caller seat's next choice, also a search's (leaf values)
+from jungle_envs.core.compiled.seat_runner import advance_to_caller  # noqa: F401
+
 
 @kernel
 def init_state(cfg, s):
@@ -68,32 +71,6 @@ def heuristic_actions(cfg, rows, seats, obs, masks, out):
     the vector env already wrote (a teacher for a batch, in one call)."""
     for i in range(rows.shape[0]):
         out[i] = game.heuristic_action(cfg, rows[i], seats[i], obs[i], masks[i])
-
-
-@kernel
-def play_to_choice(cfg, s, streams, kinds, first_action, waiting, obs, mask):
-    """Apply ``first_action`` (if >= 0), then play on as ``playout`` does until a seat with
-    ``waiting[seat]`` set has a decision with more than one legal action; returns that
-    seat (``mask`` holds its legal actions) or ``game.TERMINAL``. Where a search values a
-    new node by a network at every seat's next real decision, the moves in between in one
-    call."""
-    if first_action >= 0:
-        game.apply_action(cfg, s, first_action)
-    while True:
-        player = game.current_player(cfg, s)
-        if player == game.CHANCE:
-            game.apply_chance(cfg, s, game.sample_chance(cfg, s, uniform(streams, CHANCE_STREAM)))
-            continue
-        if player == game.TERMINAL:
-            return player
-        game.legal_mask(cfg, s, mask)
-        if waiting[player] and mask.sum() > 1:
-            return player
-        if kinds[player] == HEURISTIC:
-            game.observe(cfg, s, player, obs)
-            game.apply_action(cfg, s, game.heuristic_action(cfg, s, player, obs, mask))
-        else:
-            game.apply_action(cfg, s, random_legal(mask, streams))
 
 
 @kernel

@@ -32,7 +32,6 @@ REFERENCE_SECONDS = {
     "seats_call": 15.0,
     "table_call": 12.0,
     "playout": 8.0,
-    "play_to_choice": 8.0,
 }
 ONE_RULE_SECONDS = 3.0  # each of ``calls``' one-rule entry points
 WHAT = {
@@ -41,7 +40,6 @@ WHAT = {
     "seats_call": "all-seat batch",
     "table_call": "multi-agent table",
     "playout": "search rollout",
-    "play_to_choice": "search walk to the next decisions",
 }
 TIMES_FILE = "compile_seconds.json"
 

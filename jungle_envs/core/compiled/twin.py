@@ -131,21 +131,13 @@ class Twin:
         self._call("playout", row, streams, kinds, int(first_action), obs, mask, returns, scores)
         return returns, scores
 
-    def play_to_choice(
-        self,
-        row: np.ndarray,
-        streams: np.ndarray,
-        kinds: np.ndarray,
-        waiting: np.ndarray,
-        first_action: int = -1,
-    ) -> int:
-        """Play ``row`` on in one compiled call (see ``calls.play_to_choice``) until a seat
-        with ``waiting[seat]`` (int8) set has a decision with a choice; that seat, or
-        ``TERMINAL`` when the game ends first."""
+    def advance_to_caller(self, row: np.ndarray, streams: np.ndarray, kinds: np.ndarray) -> int:
+        """Play ``row`` on in one compiled call (``seat_runner.advance_to_caller``, the
+        all-seat batch's): chance and the random or heuristic seats of ``kinds`` (int8),
+        and the forced moves of its ``CALLER`` seats, until a ``CALLER`` seat has a
+        decision with a choice; that seat, or ``TERMINAL`` when the game ends first."""
         obs, mask = self._scratch_obs, self._scratch_mask
-        return int(
-            self._call("play_to_choice", row, streams, kinds, int(first_action), waiting, obs, mask)
-        )
+        return int(self._call("advance_to_caller", row, streams, kinds, True, obs, mask))
 
     def heuristic_action(self, row: np.ndarray, seat: int) -> int:
         obs = self.observe(row, seat)

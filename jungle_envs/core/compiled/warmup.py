@@ -48,7 +48,6 @@ def compile_game(name: str) -> float:
     # the search's rollout (jungle_envs.search), one compiled call per game
     heuristic = np.full(twin.num_players, runner.HEURISTIC, np.int8)
     twin.playout(twin.new_row(), np.zeros(2, np.uint64), heuristic)
-    twin.play_to_choice(twin.new_row(), np.zeros(2, np.uint64), heuristic, heuristic * 0)
     # the all-seat batch and the PettingZoo envs (core/compiled/seat_runner.py)
     from jungle_envs.batch import make_batch
     from jungle_envs.core.turns import make_table
