@@ -5,8 +5,7 @@ asks for a few observations at a time, hundreds of times a decision. ``predict_v
 then costs several times the arithmetic: it runs the policy's half of the features too
 (every move's score) and goes through the modules' Python layers, and PyTorch's threads
 (or OpenBLAS's, for NumPy) wait on each other for a 4-row batch, badly so when the other
-core is busy (a 4 x 2,970 by 2,970 x 256 product: 0.2 ms on one thread, 25 ms on two
-with both cores loaded). ``ValueHead`` replays only the value path, layer by layer, on
+core is busy. ``ValueHead`` replays only the value path, layer by layer, on
 the policy's own parameters (so a model that keeps training is never read stale) and on
 one PyTorch thread: the flat MLP policy (``features -> mlp_extractor.value_net ->
 value_net``) and the move-scoring policy (the state embedding of ``MoveScoring``, then
