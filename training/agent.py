@@ -121,7 +121,11 @@ def run_allseat(
             settings[name] = min(cap, settings.get(name, cap))
     argv = ["--game", game, "--players", str(players), "--init", str(init), "--out", str(run)]
     for key, value in settings.items():
-        argv += [f"--{key.replace('_', '-')}", str(value)]
+        flag = f"--{key.replace('_', '-')}"
+        if value is True:  # a switch, e.g. "average_luck": true
+            argv.append(flag)
+        elif value is not False:
+            argv += [flag, str(value)]
     allseat.main(argv)
     return run / "model.zip"
 

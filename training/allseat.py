@@ -47,6 +47,7 @@ from training import cli
 from training.common import mark_trained_on, new_model, policy_setup, sharpen_logits
 from training.config import load_config
 from training.lanes import LaneBuffer
+from training.luck import check_averaged, expected_returns
 from training.selfplay import atomic_save
 
 SEAT_KINDS = ("learner", "snapshot", "random", "heuristic")
@@ -83,6 +84,7 @@ class AllSeatTrainer:
         pool_size: int = 8,
         snapshot_every: int = 10,
         greedy_snapshots: bool = False,
+        average_luck: bool = False,
     ) -> None:
         self.model, self.seats = model, seats
         if getattr(model, "_logger", None) is None:
@@ -91,6 +93,9 @@ class AllSeatTrainer:
         names = {option.name for option in spec.options}
         self.game_options = {k: v for k, v in env_options.items() if k in names}
         self.reward = env_options.get("reward", "win")
+        if average_luck:
+            check_averaged(game, self.reward)
+        self.average_luck = average_luck
         self.batch = jungle_envs.make_batch(
             game,
             num_envs,
@@ -166,12 +171,21 @@ class AllSeatTrainer:
                     opponent, view.observation[theirs], masks, self.greedy_snapshots
                 )[0]
             self.view = view = self.batch.step(actions)
-            self.lanes.earn(view.rewards, self.learner_seats)
             ended = np.flatnonzero(view.terminated)
+            if self.average_luck:
+                self.pay_averaged(view, ended)
+            self.lanes.earn(view.rewards, self.learner_seats)
             if len(ended):
                 self.lanes.end_games(ended)
                 self.games += len(ended)
                 self.final_returns += view.returns[ended][:, self.learner_seats].ravel().tolist()
+
+    def pay_averaged(self, view: Any, ended: np.ndarray) -> None:
+        """Replace the win reward of the games that ended by its mean over the draw no
+        decision affects (``training.luck``); the win reward is paid only at the end."""
+        batch = self.batch
+        for i in ended:
+            view.rewards[i] = expected_returns(batch.game.config, batch.twin.unpack(batch.rows[i]))
 
     def closed_buffer(self) -> MaskableRolloutBuffer:
         """MaskablePPO's rollout buffer of the closed decisions, with their advantages."""
@@ -322,6 +336,13 @@ def main(argv: list[str] | None = None) -> Path:
         action="store_true",
         help="snapshot seats play their likeliest move, as a model does as an opponent",
     )
+    parser.add_argument(
+        "--average-luck",
+        action="store_true",
+        help="pay each game's end by the win reward's mean over the draw no decision "
+        "affects (Jungle Sweep: the coconut values, given every monkey's count), a "
+        "reward with the same mean and less noise (training.luck)",
+    )
     parser.add_argument("--checkpoint-every", type=int, default=50, help="rollouts")
     parser.add_argument("--threads", type=int, default=1, help="PyTorch threads")
     parser.add_argument("--seed", type=int, default=0, help="env i is dealt seed + i")
@@ -338,6 +359,11 @@ def main(argv: list[str] | None = None) -> Path:
         parser.error("--pool-size must be at least 1 and --snapshot-every at least 0")
     env_id = f"jungle_envs/{jungle_envs.game_class(args.game).spec.env_name}-v0"
     env_options = run_options(args)
+    if args.average_luck:
+        try:
+            check_averaged(args.game, env_options.get("reward", "win"))
+        except ValueError as exc:
+            parser.error(str(exc))
     out = args.out
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     model = build_model(args, env_id, env_options)
@@ -354,6 +380,7 @@ def main(argv: list[str] | None = None) -> Path:
         pool_size=args.pool_size,
         snapshot_every=args.snapshot_every,
         greedy_snapshots=args.greedy_snapshots,
+        average_luck=args.average_luck,
     )
     if model.observation_space.shape != (trainer.batch.observation_size,):
         raise SystemExit(
