@@ -22,6 +22,7 @@ COMMANDS = [
     "training.allseat",
     "training.sharpen",
     "training.gradient_share",
+    "training.luck",
     "benchmarks.step_speed",
     "benchmarks.peers",
     "benchmarks.compiled",

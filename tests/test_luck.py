@@ -144,3 +144,23 @@ def test_average_luck_is_refused_where_there_is_no_draw_to_average(
     assert not (tmp_path / "x").exists()
     with pytest.raises(ValueError, match=message):
         luck.check_averaged(game, "score" if option else "win")
+
+
+def test_the_command_prints_both_rewards_per_seat(capsys):
+    luck.main(["--players", "3", "--games", "30", "--seed", "5"])
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line.split() for line in lines[2:5]]
+    assert [int(r[0]) for r in rows] == [0, 1, 2]
+    drawn, averaged = luck.heuristic_games(3, 30, 5)
+    for seat, row in enumerate(rows):
+        assert float(row[1]) == pytest.approx(drawn[:, seat].mean(), abs=5e-4)
+        assert float(row[4]) == pytest.approx(averaged[:, seat].var(), abs=5e-4)
+    assert "of the win reward's variance" in lines[-1]
+
+
+@pytest.mark.parametrize("argv", [["--games", "1"], ["--players", "7", "--games", "5"]])
+def test_the_command_refuses_what_it_cannot_measure(argv, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        luck.main(argv)
+    assert exit_info.value.code == 2
+    assert "error:" in capsys.readouterr().err
