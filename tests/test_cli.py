@@ -23,6 +23,7 @@ COMMANDS = [
     "training.sharpen",
     "training.gradient_share",
     "training.luck",
+    "training.rollout_gaps",
     "benchmarks.step_speed",
     "benchmarks.peers",
     "benchmarks.compiled",

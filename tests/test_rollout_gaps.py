@@ -70,3 +70,22 @@ def test_the_command_line_refuses_bad_settings_in_one_line(capsys):
         rollout_gaps.main(["--env", "JungleSweep", "--games", "1", "--rollouts", "1"])
     assert stop.value.code == 2
     assert "rollouts >= 2" in capsys.readouterr().err
+
+
+def test_confirm_measures_each_gap_again_without_changing_the_games():
+    args = ("jungle_envs/JungleSweep-v0", 4, 2, 8, 3, 0, 0.5)  # a low z finds some gaps
+    plain = rollout_gaps.rollout_gaps(*args)
+    data = rollout_gaps.rollout_gaps(*args, confirm=6)
+    assert data["gaps"] > 0
+    # the same games and gaps: --confirm draws its rollouts from a generator of its own
+    stripped = [{k: v for k, v in r.items() if k != "confirmed"} for r in data["records"]]
+    assert stripped == plain["records"]
+    confirmed = [r["confirmed"] for r in data["records"] if r["gap"] > 0]
+    assert len(confirmed) == data["gaps"]
+    assert all("confirmed" not in r for r in data["records"] if r["gap"] == 0)
+    assert all(-2.0 <= c <= 2.0 for c in confirmed)
+    mean, low, high = data["confirmed_gain_per_game"]
+    assert mean == pytest.approx(sum(confirmed) / 2, abs=1e-3) and low <= mean <= high
+    assert "fresh rollouts per gap" in rollout_gaps.describe(data)
+    with pytest.raises(ValueError, match="confirm"):
+        rollout_gaps.rollout_gaps(*args, confirm=1)
