@@ -89,3 +89,47 @@ def test_confirm_measures_each_gap_again_without_changing_the_games():
     assert "fresh rollouts per gap" in rollout_gaps.describe(data)
     with pytest.raises(ValueError, match="confirm"):
         rollout_gaps.rollout_gaps(*args, confirm=1)
+
+
+def test_determinized_rollouts_play_from_worlds_the_seat_could_be_in():
+    data = rollout_gaps.rollout_gaps("jungle_envs/JungleSweep-v0", 4, 1, 6, 11, 0, 2.5,
+                                     determinizations=3)  # fmt: skip
+    plain = rollout_gaps.rollout_gaps("jungle_envs/JungleSweep-v0", 4, 1, 6, 11, 0, 2.5)
+    # the deals come from a generator of their own: the same game and decisions
+    assert [r["legal"] for r in data["records"]] == [r["legal"] for r in plain["records"]]
+    assert [r["heuristic"] for r in data["records"]] == [r["heuristic"] for r in plain["records"]]
+    assert "worlds dealt from what the seat knows" in rollout_gaps.describe(data)
+    with pytest.raises(ValueError, match="determinizations"):
+        rollout_gaps.rollout_gaps("jungle_envs/JungleSweep-v0", 4, 1, 6, 11, 0, 2.5,
+                                  determinizations=-1)  # fmt: skip
+
+
+def later_decision_state():
+    """A decision of seat 0 with a choice once another monkey holds coconuts (hidden values)."""
+    game = JungleSweep(num_players=4)
+    rng = np.random.default_rng(6)
+    state = game.new_state()
+    while True:
+        if game.current_player(state) == CHANCE:
+            game._apply_chance(state, game.sample_chance(state, rng))
+            continue
+        legal = np.flatnonzero(game.legal_mask(state))
+        held = any(len(c) for c in state.coconuts[1:])
+        if held and game.current_player(state) == 0 and len(legal) > 1:
+            return game, state, legal
+        game._apply_action(state, int(rng.choice(legal)))
+
+
+def test_determinized_worlds_keep_what_the_seat_knows_and_deal_the_rest():
+    from jungle_envs.core.compiled.twin import Twin
+
+    game, state, legal = later_decision_state()
+    twin = Twin(game)
+    rng = np.random.default_rng(2)
+    worlds = [game.resample(state, 0, rng) for _ in range(8)]
+    for world in worlds:  # seat 0's own view is the same in every world
+        np.testing.assert_array_equal(game.observe(world, 0), game.observe(state, 0))
+    rows = [twin.pack(w) for w in worlds]
+    assert any(not np.array_equal(rows[0], r) for r in rows[1:])  # hidden values dealt anew
+    values = rollout_gaps.move_values(twin, rows, legal, 0, 16, np.random.default_rng(4))
+    assert values.shape == (len(legal), 16) and np.all(np.abs(values) <= 1.0)

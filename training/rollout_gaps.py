@@ -1,7 +1,8 @@
 """Where the heuristic's move loses: one-step rollout values of every legal move.
 
     python -m training.rollout_gaps --env JungleSweep [--players 4] [--games 40]
-        [--rollouts 400] [--seed 0] [--seat 0] [--z 2.5] [--confirm 0] [--json OUT]
+        [--rollouts 400] [--seed 0] [--seat 0] [--z 2.5] [--confirm 0]
+        [--determinizations 0] [--json OUT]
 
 Plays ``--games`` games with the heuristic in every seat. At each decision of ``--seat``
 with more than one legal move, every legal move is played out ``--rollouts`` times on the
@@ -13,6 +14,11 @@ counts the gaps, their mean size and which move the heuristic made and which won
 first place to look for what the heuristic (and a network that copies it) does not see.
 A policy that played the winning move at every gap would gain about ``gain per game``
 in return (an upper estimate: the largest of several noisy means is biased upwards).
+
+The playouts start from the true state, so they know what the seat cannot (in Jungle
+Sweep the other monkeys' coconut values); ``--determinizations D`` plays rollout k from
+world ``k % D`` of ``D`` dealt from what the seat knows (``Game.resample``), as the search
+does, so a gap is one a fair player could find.
 
 ``--confirm N`` removes that bias, as a held-out set does: at every gap the winning move
 and the heuristic's are played out again ``N`` times on fresh random streams (drawn from a
@@ -37,19 +43,22 @@ from training import cli
 
 
 def move_values(
-    twin: Any, row: np.ndarray, legal: np.ndarray, seat: int, rollouts: int,
-    rng: np.random.Generator,
+    twin: Any, rows: np.ndarray | list[np.ndarray], legal: np.ndarray, seat: int,
+    rollouts: int, rng: np.random.Generator,
 ) -> np.ndarray:  # fmt: skip
     """``seat``'s return after each legal move, one row per move, one column per rollout;
-    column k of every move plays from the same random streams."""
+    column k of every move plays from the same random streams and from world ``k % len(rows)``
+    (one packed state, or several worlds dealt from what ``seat`` knows)."""
     from jungle_envs.core.compiled import runner
 
+    worlds = [rows] if isinstance(rows, np.ndarray) else list(rows)
     kinds = np.full(twin.num_players, runner.HEURISTIC, dtype=np.int8)
     streams = rng.integers(0, 2**64, size=(rollouts, 2), dtype=np.uint64)
     values = np.zeros((len(legal), rollouts))
     for i, action in enumerate(legal):
         for k in range(rollouts):
-            returns, _ = twin.playout(row.copy(), streams[k], kinds, int(action))
+            world = worlds[k % len(worlds)]
+            returns, _ = twin.playout(world.copy(), streams[k], kinds, int(action))
             values[i, k] = returns[seat]
     return values
 
@@ -80,10 +89,11 @@ def decision_record(
 
 def rollout_gaps(
     env_id: str, players: int, games: int, rollouts: int, seed: int, seat: int, z: float,
-    confirm: int = 0,
+    confirm: int = 0, determinizations: int = 0,
 ) -> dict[str, Any]:  # fmt: skip
     """Every decision of ``seat`` with a choice, over ``games`` heuristic games; with
-    ``confirm`` > 0 every gap's gain measured again on that many fresh rollouts."""
+    ``confirm`` > 0 every gap's gain measured again on that many fresh rollouts, and with
+    ``determinizations`` > 0 every playout from a world dealt from what ``seat`` knows."""
     from jungle_envs.core.compiled.twin import Twin
 
     game = jungle_envs.game_class(env_id)(num_players=players)
@@ -92,11 +102,20 @@ def rollout_gaps(
         raise ValueError(f"need games >= 1 and rollouts >= 2, got {games} and {rollouts}")
     if confirm < 0 or confirm == 1:
         raise ValueError(f"need confirm = 0 (off) or >= 2 rollouts, got {confirm}")
+    if determinizations < 0:
+        raise ValueError(f"need determinizations >= 0 (0: the true state), got {determinizations}")
     twin = Twin(game)
     heuristic = game.heuristic_policy()
     observes = getattr(heuristic, "uses_observation", True)
     rng = np.random.default_rng(seed)
     confirm_rng = np.random.default_rng([seed, 1])  # its own, so the games stay the same
+    deal_rng = np.random.default_rng([seed, 2])
+
+    def worlds(state: Any, rng: np.random.Generator) -> np.ndarray | list[np.ndarray]:
+        if not determinizations:
+            return twin.pack(state)
+        return [twin.pack(game.resample(state, seat, rng)) for _ in range(determinizations)]
+
     decisions, confirmed = [], np.zeros(games)
     for index in range(games):
         state = game.new_state()
@@ -109,12 +128,13 @@ def rollout_gaps(
             action = int(heuristic.act(obs, mask, rng))
             legal = np.flatnonzero(mask)
             if player == seat and len(legal) > 1:
-                row = twin.pack(state)
-                values = move_values(twin, row, legal, seat, rollouts, rng)
+                values = move_values(twin, worlds(state, deal_rng), legal, seat, rollouts, rng)
                 record = decision_record(game, state, legal, action, values, z)
                 if confirm and record["gap"] > 0:
                     pair = np.array([action, record["best"]])
-                    again = move_values(twin, row, pair, seat, confirm, confirm_rng)
+                    again = move_values(
+                        twin, worlds(state, confirm_rng), pair, seat, confirm, confirm_rng
+                    )
                     record["confirmed"] = round(float((again[1] - again[0]).mean()), 4)
                     confirmed[index] += again[1].mean() - again[0].mean()
                 decisions.append(record)
@@ -127,12 +147,15 @@ def rollout_gaps(
         "mean_gap": round(float(np.mean([d["gap"] for d in gaps])), 4) if gaps else 0.0,
         "gain_per_game": round(sum(d["gap"] for d in gaps) / games, 4),
         "kinds": kinds.most_common(), "records": decisions, "confirm": confirm,
+        "determinizations": determinizations,
     }  # fmt: skip
     if confirm:
-        half = 1.96 * confirmed.std(ddof=1) / np.sqrt(games) if games > 1 else float("nan")
-        mean = float(confirmed.mean())
-        data["confirmed_gain_per_game"] = [round(mean, 4), round(mean - half, 4),
-                                           round(mean + half, 4)]  # fmt: skip
+        mean = round(float(confirmed.mean()), 4)
+        if games > 1:  # one game has no spread to take an interval from
+            half = 1.96 * confirmed.std(ddof=1) / np.sqrt(games)
+            data["confirmed_gain_per_game"] = [mean, round(mean - half, 4), round(mean + half, 4)]
+        else:
+            data["confirmed_gain_per_game"] = [mean, None, None]
     return data
 
 
@@ -140,16 +163,22 @@ def describe(data: dict[str, Any]) -> str:
     lines = [
         f"{data['env']}, {data['players']} players, seat {data['seat']}: {data['decisions']} "
         f"decisions with a choice in {data['games']} heuristic games, {data['rollouts']} "
-        f"paired rollouts per move (seed {data['seed']})",
+        f"paired rollouts per move (seed {data['seed']}), "
+        + (
+            f"from {data['determinizations']} worlds dealt from what the seat knows"
+            if data.get("determinizations")
+            else "from the true state"
+        ),
         f"  the heuristic's move beaten by more than {data['z']} standard errors: "
         f"{data['gaps']} ({data['gaps'] / max(data['decisions'], 1):.1%}), by "
         f"{data['mean_gap']:.3f} in return on average; gain per game {data['gain_per_game']:.3f}",
     ]
     if data.get("confirm"):
         mean, low, high = data["confirmed_gain_per_game"]
+        interval = f" ({low:+.3f}...{high:+.3f})" if low is not None else ""
         lines.append(
-            f"  on {data['confirm']} fresh rollouts per gap: gain per game {mean:+.3f} "
-            f"({low:+.3f}...{high:+.3f}) in return, {mean / 2:+.3f} in wins for the win reward"
+            f"  on {data['confirm']} fresh rollouts per gap: gain per game {mean:+.3f}"
+            f"{interval} in return, {mean / 2:+.3f} in wins for the win reward"
         )
     lines += [f"  {count:4d}  {moves}" for moves, count in data["kinds"][:12]]
     return "\n".join(lines)
@@ -170,6 +199,13 @@ def build_parser() -> Any:
         default=0,
         help="fresh paired rollouts to measure each gap's gain again (0: off)",
     )
+    parser.add_argument(
+        "--determinizations",
+        type=int,
+        default=0,
+        help="worlds dealt from what the seat knows (Game.resample) that the rollouts "
+        "cycle through; 0 plays out the true state, hidden values included",
+    )
     parser.add_argument("--json", type=Path, default=None, help="write every decision here")
     return parser
 
@@ -179,7 +215,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     args = parser.parse_args(argv)
     try:
         data = rollout_gaps(args.env, args.players, args.games, args.rollouts, args.seed,
-                            args.seat, args.z, args.confirm)  # fmt: skip
+                            args.seat, args.z, args.confirm, args.determinizations)  # fmt: skip
     except ValueError as exc:  # a bad count or seat: one line, as argparse reports its own
         parser.error(str(exc))
     if args.json:
