@@ -24,6 +24,7 @@ COMMANDS = [
     "training.gradient_share",
     "training.luck",
     "training.rollout_gaps",
+    "training.advantage",
     "benchmarks.step_speed",
     "benchmarks.peers",
     "benchmarks.compiled",
