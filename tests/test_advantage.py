@@ -50,38 +50,52 @@ def test_the_data_repeat_with_the_seed_whatever_the_workers():
     assert len(one["obs"]) != len(other["obs"]) or not np.array_equal(one["obs"], other["obs"])
 
 
-def test_targets_are_centred_values_with_the_heuristics_move_kept_by_keep():
+def test_targets_are_the_anchor_plus_the_values_over_the_temperature_centred():
     masks = np.array([[True, True, False], [True, True, True]])
     values = np.array([[0.2, 0.1, np.nan], [0.0, 0.0, 0.3]], dtype=np.float32)
-    targets = advantage.move_targets(values, masks, np.array([1, 0]), keep=0.1)
-    # first row: 0.2 / 0.1 = 2 against (0.1 + 0.1) / 0.1 = 2, a tie kept at the margin
+    anchor = np.array([[0.0, 1.0, -np.inf], [1.0, 0.0, 0.0]])
+    targets = advantage.move_targets(values, masks, anchor, temperature=0.1)
+    # first row: 0 + 2 against 1 + 1, a tie; illegal moves 0 whatever their value
     np.testing.assert_allclose(targets[0], [0.0, 0.0, 0.0], atol=1e-6)
     np.testing.assert_allclose(targets[1], [1 - 4 / 3, -4 / 3, 3 - 4 / 3], atol=1e-5)
     assert targets[1].sum() == pytest.approx(0.0, abs=1e-6)
+    # a lower temperature lets the values outweigh the anchor
+    colder = advantage.move_targets(values, masks, anchor, temperature=0.01)
+    assert colder[0].argmax() == 0 and colder[1].argmax() == 2
 
 
-def test_the_fit_follows_the_values_where_they_clear_the_margin(data):
+def test_the_fit_follows_the_values_where_they_outweigh_the_anchor(data):
     rows = np.arange(len(data["obs"]))
     other = np.array([np.flatnonzero(m & (np.arange(m.size) != h))[0]
                       for m, h in zip(data["masks"], data["heuristic"], strict=True)])  # fmt: skip
     level = dict(data, values=np.where(data["masks"], 0.0, np.nan).astype(np.float32))
     model = load_maskable_ppo(AGENT)
-    advantage.fit(model, level, 0.05, 100, 16, 1e-3, 0)
+    advantage.fit(model, level, 0.05, 100, 16, 1e-3, 0, anchor="heuristic")
     assert (advantage.choices(model, level) == data["heuristic"]).mean() > 0.95
     ahead = level["values"].copy()
     ahead[rows, other] = 0.5  # another move far ahead at every decision
     ahead = dict(level, values=ahead)
-    advantage.fit(model, ahead, 0.05, 100, 16, 1e-3, 0)
+    advantage.fit(model, ahead, 0.05, 100, 16, 1e-3, 0, anchor="model")
     picks = advantage.choices(model, ahead)
     assert (picks == other).mean() > 0.9
-    report = advantage.describe_choices(picks, ahead, 0.05)
-    assert report["heuristic_move"] < 0.1 and report["value_gained_per_decision"] > 0.4
+    report = advantage.describe_choices(picks, ahead)
+    mean, low, high = report["value_gained_per_decision"]
+    assert report["heuristic_move"] < 0.1 and low <= mean <= high and mean > 0.4
+
+
+def test_anchored_on_itself_with_no_value_gaps_the_model_keeps_its_choices(data):
+    level = dict(data, values=np.where(data["masks"], 0.0, np.nan).astype(np.float32))
+    model = load_maskable_ppo(AGENT)
+    before = advantage.choices(model, level)
+    advantage.fit(model, level, 0.1, 20, 16, 1e-3, 0, anchor="model")
+    assert (advantage.choices(model, level) == before).mean() > 0.95
 
 
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--keep", "0"], "--keep must be a number > 0"),
+        (["--temperature", "0"], "--temperature must be a number > 0"),
+        (["--anchor", "search"], "invalid choice"),
         (["--games", "0"], "--games 0 needs --data"),
         (["--rollouts", "0"], "--rollouts must be an integer >= 1"),
         (["--data", "no-such.npz"], "no such file: no-such.npz"),

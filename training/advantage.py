@@ -1,28 +1,31 @@
-"""Fitted move values: one step of policy iteration from the heuristic, learned by a network.
+"""Fitted move values: one step of policy improvement over the heuristic, fitted by a network.
 
     python -m training.advantage --env JungleSweep --init MODEL [--players 4] [--games 2000]
-        [--rollouts 4] [--determinizations 4] [--value blend] [--keep 0.05] [--epochs 4]
-        [--lr 0.0003] [--batch-size 512] [--workers 2] [--seed 0] [--data NPZ ...]
-        [--out runs/advantage/<Game>-<N>p]
+        [--rollouts 4] [--determinizations 4] [--value blend] [--temperature 0.1]
+        [--anchor model] [--epochs 4] [--lr 0.0003] [--batch-size 512] [--workers 2]
+        [--seed 0] [--data NPZ ...] [--holdout NPZ ...] [--out runs/advantage/<Game>-<N>p]
 
 The rollout-improved heuristic (``rollout:400``) beats the heuristic because at a few
 decisions in a hundred another move's paired playouts are clearly better; a network fitted
 to its choices needs many of those decisions, and at 400 playouts a move they come at about
 two a second. This tool spends the playouts the other way: a few paired playouts at very
 many decisions (every decision with a choice, every seat, of ``--games`` heuristic games;
-playout k of every move from the same world dealt from what the seat knows and the same
-random streams), and the network learns the heuristic's move values by regression, where
-the noise of a handful of playouts averages out over similar decisions (approximate policy
-iteration: Lagoudakis and Parr 2003; Bertsekas's rollout with a fitted value).
+playout k of every move from the same world dealt from what the seat knows and on the same
+random streams), and the network is to learn the heuristic's move values by regression,
+where the noise of a handful of playouts averages out over similar decisions (approximate
+policy iteration: Lagoudakis and Parr 2003).
 
-The fit makes the network's logits, centred over the legal moves, regress onto
-``(value + keep x [the heuristic's move]) / keep`` centred the same way: the likeliest
-move is then the heuristic's unless another move's fitted value beats it by more than
-``--keep`` (in the units of ``--value``), the margin the rollout teacher's ``z`` gives.
-The value head fits the returns. ``OUT/data-W.npz`` keeps each worker's decisions (``--data``
-fits them again without playing), ``OUT/advantage.json`` the settings, counts, losses and
-seconds, and ``OUT/model.zip`` is a MaskablePPO model that ``training.compare`` measures and
-``opponents="ppo:PATH"`` plays.
+The fit makes the network's logits, centred over the legal moves, regress onto the
+anchor's centred logits plus the moves' centred values over ``--temperature``. With
+``--anchor model`` (the model's own logits before the fit) that is the KL-regularised
+improvement step ``pi_new ~ pi_old x exp(value / temperature)``, so the fit starts where
+the model is; ``--anchor heuristic`` starts from one logit on the heuristic's move. The
+value head fits the returns. ``--holdout`` files are never fitted: the value gained per
+decision by the model's choices there, against the heuristic's move, is an estimate of the
+fit's gain free of the bias of choosing on the same noise (``OUT/advantage.json`` has it
+before and after the fit, with the settings and seconds). ``OUT/data.npz`` keeps the valued
+decisions (``--data`` fits them again without playing) and ``OUT/model.zip`` is a
+MaskablePPO model that ``training.compare`` measures and ``opponents="ppo:PATH"`` plays.
 
 Game i is seeded ``2_000_000 + 100_000 * seed + i``: clear of the seeds the evaluations and
 tables use (0-199,999) and of ``training.distill``'s.
@@ -128,56 +131,81 @@ def merge(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([p[k] for p in parts]) for k in KEYS}
 
 
+ANCHORS = ("model", "heuristic")
+
+
+def centred(table: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """``table`` less its mean over each row's legal moves, 0 where illegal."""
+    table = np.where(masks, np.nan_to_num(table), 0.0).astype(np.float64)
+    mean = table.sum(1, keepdims=True) / masks.sum(1, keepdims=True)
+    return np.where(masks, table - mean, 0.0)
+
+
 def move_targets(
-    values: np.ndarray, masks: np.ndarray, heuristic: np.ndarray, keep: float
+    values: np.ndarray, masks: np.ndarray, anchor: np.ndarray, temperature: float
 ) -> np.ndarray:
-    """Per decision and legal move, ``(value + keep x [heuristic's move]) / keep``, centred
-    over the legal moves (0 where illegal): what the centred logits regress onto."""
-    target = np.where(masks, np.nan_to_num(values), 0.0).astype(np.float64)
-    target[np.arange(len(target)), heuristic] += keep
-    target /= keep
-    mean = (target * masks).sum(1, keepdims=True) / masks.sum(1, keepdims=True)
-    return np.where(masks, target - mean, 0.0).astype(np.float32)
+    """Per decision and legal move, the anchor's logits plus the move's value over
+    ``temperature``, centred over the legal moves (0 where illegal): what the centred logits
+    regress onto. With the model's own logits as the anchor this is the policy
+    ``pi_new ~ pi_old x exp(value / temperature)`` (the KL-regularised improvement step of
+    MPO and AWR): a move replaces the model's choice where its value gain beats
+    ``temperature`` x the model's logit gap."""
+    return (centred(anchor, masks) + centred(values, masks) / temperature).astype(np.float32)
 
 
-def choices(model: Any, data: dict[str, np.ndarray], batch: int = 8192) -> np.ndarray:
-    """The model's likeliest move at every decision of ``data``."""
+def model_logits(model: Any, data: dict[str, np.ndarray], batch: int = 8192) -> np.ndarray:
+    """The model's log-probabilities at every decision of ``data`` (-inf where illegal)."""
     import torch
 
     from training.distill import policy_outputs
 
-    picks = []
+    rows = []
     with torch.no_grad():
         for at in range(0, len(data["obs"]), batch):
             log_probs, _ = policy_outputs(
                 model.policy, torch.as_tensor(data["obs"][at : at + batch]),
                 data["masks"][at : at + batch],
             )  # fmt: skip
-            picks.append(log_probs.argmax(1).numpy())
-    return np.concatenate(picks) if picks else np.zeros(0, dtype=np.int64)
+            rows.append(log_probs.numpy())
+    return np.concatenate(rows) if rows else np.zeros((0, data["masks"].shape[1]))
 
 
-def describe_choices(picks: np.ndarray, data: dict[str, np.ndarray], keep: float) -> dict:
-    """How often ``picks`` are the heuristic's move, and the fitted data's value of them
-    against the heuristic's (the mean playout value gained per decision)."""
+def anchor_logits(model: Any, data: dict[str, np.ndarray], anchor: str) -> np.ndarray:
+    """What the fit starts from: the model's own logits, or one logit on the heuristic's move."""
+    if anchor == "model":
+        return model_logits(model, data)
+    table = np.zeros(data["masks"].shape)
+    table[np.arange(len(table)), data["heuristic"]] = 1.0
+    return table
+
+
+def choices(model: Any, data: dict[str, np.ndarray]) -> np.ndarray:
+    """The model's likeliest move at every decision of ``data``."""
+    return model_logits(model, data).argmax(1)
+
+
+def describe_choices(picks: np.ndarray, data: dict[str, np.ndarray]) -> dict:
+    """How often ``picks`` are the heuristic's move, and the data's value of them against
+    the heuristic's: the mean playout value gained per decision, with a 95% interval over
+    the decisions (unbiased on decisions the fit never saw)."""
     rows = np.arange(len(picks))
     values = np.nan_to_num(data["values"])
     gained = values[rows, picks] - values[rows, data["heuristic"]]
-    best = np.where(data["masks"], values, -np.inf).argmax(1)
-    wanted = values[rows, best] - values[rows, data["heuristic"]] > keep
+    half = 1.96 * gained.std(ddof=1) / np.sqrt(len(gained)) if len(gained) > 1 else 0.0
+    mean = float(gained.mean())
     return {
         "heuristic_move": round(float((picks == data["heuristic"]).mean()), 4),
-        "value_gained_per_decision": round(float(gained.mean()), 5),
-        "decisions_where_a_move_beats_heuristic_by_keep": round(float(wanted.mean()), 4),
+        "value_gained_per_decision": [round(mean, 5), round(mean - half, 5), round(mean + half, 5)],
     }
 
 
 def fit(
-    model: Any, data: dict[str, np.ndarray], keep: float, epochs: int, batch_size: int,
-    lr: float, seed: int,
+    model: Any, data: dict[str, np.ndarray], temperature: float, epochs: int,
+    batch_size: int, lr: float, seed: int, anchor: str = "model",
 ) -> dict[str, float]:  # fmt: skip
-    """Centred logits onto ``move_targets`` (squared error over the legal moves) plus
-    ``vf_coef`` x the value error over the returns' variance (as ``training.distill``)."""
+    """Centred logits onto ``move_targets`` from ``anchor`` (squared error over the legal
+    moves) plus ``vf_coef`` x the value error over the returns' variance (as
+    ``training.distill``)."""
     import torch
 
     from training.distill import policy_outputs
@@ -186,7 +214,7 @@ def fit(
     for group in policy.optimizer.param_groups:
         group["lr"] = lr
     obs, masks = data["obs"], data["masks"]
-    targets = move_targets(data["values"], masks, data["heuristic"], keep)
+    targets = move_targets(data["values"], masks, anchor_logits(model, data, anchor), temperature)
     returns = data["returns"].astype(np.float32)
     scale = max(float(returns.var()), 1.0)
     policy.set_training_mode(True)
@@ -197,8 +225,8 @@ def fit(
             log_probs, values = policy_outputs(policy, torch.as_tensor(obs[batch]), masks[batch])
             # log-softmax and logits differ by a constant per row: centring removes it
             logits = torch.where(mask, log_probs, torch.zeros_like(log_probs))
-            centred = logits - logits.sum(1, keepdim=True) / mask.sum(1, keepdim=True)
-            error = torch.where(mask, centred - torch.as_tensor(targets[batch]), 0.0)
+            shifted = logits - logits.sum(1, keepdim=True) / mask.sum(1, keepdim=True)
+            error = torch.where(mask, shifted - torch.as_tensor(targets[batch]), 0.0)
             move_loss = (error**2).sum() / mask.sum()
             value_loss = torch.nn.functional.mse_loss(values, torch.as_tensor(returns[batch]))
             loss = move_loss + model.vf_coef * value_loss / scale
@@ -216,11 +244,15 @@ def fit(
 
 def advantage(
     config: dict[str, Any], players: int, init: Path, out: Path, *, games: int, rollouts: int,
-    determinizations: int, value: str, keep: float, epochs: int, batch_size: int, lr: float,
-    workers: int, seed: int = 0, data: list[Path] | None = None, quiet: bool = True,
+    determinizations: int, value: str, temperature: float, epochs: int, batch_size: int,
+    lr: float, anchor: str,
+    workers: int, seed: int = 0, data: list[Path] | None = None,
+    holdout: list[Path] | None = None, quiet: bool = True,
 ) -> Path:  # fmt: skip
     """Value ``games`` heuristic games' moves (none with ``games=0``), fit ``init`` to them
-    and to ``data``; saves ``out/model.zip``."""
+    and to ``data``; saves ``out/model.zip``. The choices before and after the fit are
+    described on the fitted data and on ``holdout`` (decisions the fit never saw, whose
+    value gained per decision is an estimate without the fit's bias)."""
     import torch
 
     from jungle_envs.maskable_ppo import load_maskable_ppo
@@ -239,17 +271,24 @@ def advantage(
     everything = merge(parts)
     model = load_maskable_ppo(init)
     torch.set_num_threads(torch_threads(None))
-    before = describe_choices(choices(model, everything), everything, keep)
-    losses = fit(model, everything, keep, epochs, batch_size, lr, seed)
-    after = describe_choices(choices(model, everything), everything, keep)
+    held = merge([dict(np.load(path)) for path in holdout]) if holdout else None
+    before = describe_choices(choices(model, everything), everything)
+    held_before = describe_choices(choices(model, held), held) if held else None
+    losses = fit(model, everything, temperature, epochs, batch_size, lr, seed, anchor)
+    after = describe_choices(choices(model, everything), everything)
+    held_after = describe_choices(choices(model, held), held) if held else None
     atomic_save(model, out / "model.zip")
     record = {
         "env": config["env"], "players": players,
         "settings": {"init": str(init), "games": games, "rollouts": rollouts,
-                     "determinizations": determinizations, "value": value, "keep": keep,
+                     "determinizations": determinizations, "value": value,
+                     "temperature": temperature, "anchor": anchor,
                      "epochs": epochs, "batch_size": batch_size, "lr": lr, "seed": seed,
                      "data": [str(p) for p in data or []]},
         "decisions": len(everything["obs"]), "before": before, "after": after, **losses,
+        "holdout": {"files": [str(p) for p in holdout or []],
+                    "decisions": len(held["obs"]) if held else 0,
+                    "before": held_before, "after": held_after},
         "value_seconds": round(valued - start, 1),
         "fit_seconds": round(time.perf_counter() - valued, 1),
     }  # fmt: skip
@@ -272,11 +311,14 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--value", choices=VALUES, default="blend",
                         help="what a playout is worth (as the search's value)")  # fmt: skip
     parser.add_argument(
-        "--keep",
+        "--temperature",
         type=float,
-        default=0.05,
-        help="fitted value another move must gain to replace the heuristic's",
+        default=0.1,
+        help="value per logit: a move's value over it is added to its logit",
     )
+    parser.add_argument("--anchor", choices=ANCHORS, default="model",
+                        help="the logits the values are added to: the model's own, or one "
+                        "on the heuristic's move")  # fmt: skip
     parser.add_argument("--epochs", type=int, default=4, help="passes over the data")
     parser.add_argument("--batch-size", type=int, default=512, help="minibatch size")
     parser.add_argument("--lr", type=float, default=3e-4, help="learning rate of the fit")
@@ -284,6 +326,8 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--seed", type=int, default=0, help="seed of the games (see above)")
     parser.add_argument("--data", type=Path, nargs="*", default=[],
                         help="data.npz files of earlier runs to fit on as well")  # fmt: skip
+    parser.add_argument("--holdout", type=Path, nargs="*", default=[],
+                        help="data.npz files to describe the choices on, never fitted")  # fmt: skip
     parser.add_argument("--out", type=Path, help="folder (None: runs/advantage/<Game>-<N>p)")
     args = parser.parse_args(argv)
     counts = (("--rollouts", args.rollouts, 1), ("--determinizations", args.determinizations, 1),
@@ -294,11 +338,11 @@ def parse_args(argv: list[str] | None = None):
             fail(f"advantage: error: {flag} must be an integer >= {least}, got {number}")
     if args.games == 0 and not args.data:
         fail("advantage: error: --games 0 needs --data (saved decisions to fit)")
-    if not (math.isfinite(args.keep) and args.keep > 0):
-        fail(f"advantage: error: --keep must be a number > 0, got {args.keep}")
+    if not (math.isfinite(args.temperature) and args.temperature > 0):
+        fail(f"advantage: error: --temperature must be a number > 0, got {args.temperature}")
     if not 0 < args.lr < 1:
         fail(f"advantage: error: --lr must be a number between 0 and 1, got {args.lr}")
-    for path in [args.init, *args.data]:
+    for path in [args.init, *args.data, *args.holdout]:
         if not path.is_file():
             fail(f"advantage: error: no such file: {path}")
     return args
@@ -317,9 +361,10 @@ def main(argv: list[str] | None = None) -> Path:
     out = args.out or Path("runs") / "advantage" / f"{stem}-{players}p"
     model = advantage(
         config, players, args.init, out, games=args.games, rollouts=args.rollouts,
-        determinizations=args.determinizations, value=args.value, keep=args.keep,
+        determinizations=args.determinizations, value=args.value, temperature=args.temperature,
+        anchor=args.anchor,
         epochs=args.epochs, batch_size=args.batch_size, lr=args.lr, workers=args.workers,
-        seed=args.seed, data=args.data, quiet=False,
+        seed=args.seed, data=args.data, holdout=args.holdout, quiet=False,
     )  # fmt: skip
     print(f"model: {model}")
     return model
