@@ -59,13 +59,12 @@ def _play(job: tuple) -> dict[str, np.ndarray]:
     import gymnasium
     import torch
 
-    from jungle_envs.core.policies import make_policy
     from jungle_envs.maskable_ppo import load_maskable_ppo
 
     torch.set_num_threads(1)
     env = gymnasium.make(env_id, num_players=players, opponents=opponents, **options)
     game = env.unwrapped.game
-    search = make_policy(teacher, game)
+    search = make_teacher(teacher, game)
     model = load_maskable_ppo(student)
     keys = ("obs", "masks", "visits", "returns", "won", "overruled")
     columns: dict[str, list] = {k: [] for k in keys}
@@ -100,6 +99,17 @@ def _play(job: tuple) -> dict[str, np.ndarray]:
             len(columns["obs"]) - start))  # fmt: skip
     env.close()
     return {k: np.asarray(v) for k, v in columns.items()}
+
+
+def make_teacher(teacher: str, game: Any) -> Any:
+    """A search by its name, or Jungle Sweep's broom lookahead (a rule-based teacher)."""
+    if teacher.startswith(BROOM_TEACHER):
+        from training.broom_lookahead import BroomLookahead
+
+        return BroomLookahead.from_name(teacher, game)
+    from jungle_envs.core.policies import make_policy
+
+    return make_policy(teacher, game)
 
 
 def search_data(
@@ -147,6 +157,8 @@ def agreement(model: Any, data: dict[str, np.ndarray]) -> float:
 
 
 TARGETS = ("visits", "best")
+# The rule-based teacher of ``training.broom_lookahead`` (Jungle Sweep, 3 to 6 players).
+BROOM_TEACHER = "broom-lookahead"
 
 
 def move_targets(
@@ -289,6 +301,19 @@ def distill(
     return out / "model.zip"
 
 
+def check_broom_teacher(teacher: str, config: dict[str, Any], players: int) -> None:
+    """Raise ValueError unless the broom lookahead can teach this run."""
+    import gymnasium
+
+    if not config["env"].endswith("JungleSweep-v0"):
+        raise ValueError(f"{BROOM_TEACHER} teaches Jungle Sweep only, not {config['env']}")
+    env = gymnasium.make(config["env"], num_players=players, **config["env_options"])
+    try:
+        make_teacher(teacher, env.unwrapped.game)
+    finally:
+        env.close()
+
+
 def parse_args(argv: list[str] | None = None):
     parser = cli.parser("training.distill", __doc__)
     parser.add_argument("--env", type=cli.env_id, required=True, help="env id or game name")
@@ -316,10 +341,10 @@ def parse_args(argv: list[str] | None = None):
                         help="round-R.npz files of earlier runs to fit on as well")  # fmt: skip
     parser.add_argument("--out", type=Path, help="folder (None: runs/distill/<Game>-<N>p)")
     args = parser.parse_args(argv)
-    if not args.teacher.startswith(("mcts", "rollout")):
+    if not args.teacher.startswith(("mcts", "rollout", BROOM_TEACHER)):
         fail(
-            f"distill: error: --teacher must be a search (mcts... or rollout...), "
-            f"got {args.teacher!r}"
+            f"distill: error: --teacher must be a search (mcts... or rollout...) or "
+            f"{BROOM_TEACHER}[:BLEND], got {args.teacher!r}"
         )
     if not 0 <= args.beta <= 1:
         fail(f"distill: error: --beta must be between 0 and 1, got {args.beta}")
@@ -363,7 +388,10 @@ def main(argv: list[str] | None = None) -> Path:
     except ConfigError as exc:
         fail(f"config error: {exc}")
     try:
-        (Rollout if args.teacher.startswith("rollout") else MCTS).from_name(args.teacher)
+        if args.teacher.startswith(BROOM_TEACHER):
+            check_broom_teacher(args.teacher, config, players)
+        else:
+            (Rollout if args.teacher.startswith("rollout") else MCTS).from_name(args.teacher)
     except ValueError as exc:
         fail(f"distill: error: --teacher: {exc}")
     stem = args.env.split("/")[-1].removesuffix("-v0")
