@@ -63,6 +63,28 @@ def test_the_recipe_s_later_stages_continue_the_model_before_and_the_manifest_ke
     assert first["selected"]["validation_games"] == 2 and first["continued_from"] is None
 
 
+def test_a_distill_stage_fits_the_model_before_to_its_teacher_and_ships_it(tmp_path):
+    out = tmp_path / "run"
+    stages = [{"name": "distill", "distill": {"teacher": "rollout:2", "rounds": 1, "games": 2,
+                                              "workers": 1, "epochs": 1, "seed": 3}}]  # fmt: skip
+    tiny = [*TINY, "imitate.rounds=0", f"stages={json.dumps(stages)}"]
+    argv = ["--game", "JungleSweep", "--players", "2", "--select", "2", "--workers", "1",
+            "--out", str(out)] + [arg for value in tiny for arg in ("--set", value)]  # fmt: skip
+    record = agent.main(argv)
+    assert record["selected"] == "stage-1-distill/model.zip"
+    log = json.loads((out / "stage-1-distill" / "distill.json").read_text())
+    assert log["settings"]["init"].endswith("stage-shipped/JungleSweep-2p.zip")
+    assert log["settings"]["teacher"] == "rollout:2" and log["rounds"][0]["games"] == 2
+    shipped = json.loads((out / "shipped" / "manifest.json").read_text())["JungleSweep-2p"]
+    training = shipped["training"]
+    assert training["recipe"] == "training.distill" and training["teacher"] == "rollout:2"
+    assert training["decisions"] == log["rounds"][0]["all_decisions"] > 0
+    assert shipped["wall_seconds"] == log["seconds"]
+    first = shipped["continued_from"]["record"]  # the config's training run, picked first
+    assert first["selected"]["validation_games"] == 2 and first["continued_from"] is None
+    assert shipped["timesteps"] == first["timesteps"]  # a fit adds no PPO steps
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -116,6 +116,30 @@ CASES = [
         {},
         "stages[0].allseat.seconds",
     ),
+    (
+        "distill stage key",
+        ["--set", 'stages=[{"name": "a", "distill": {"init": "x.zip"}}]'],
+        {},
+        "stages[0].distill.init",
+    ),
+    (
+        "distill stage teacher",
+        ["--set", 'stages=[{"name": "a", "distill": {"teacher": "oracle"}}]'],
+        {},
+        "stages[0].distill.teacher",
+    ),
+    (
+        "distill stage value",
+        ["--set", 'stages=[{"name": "a", "distill": {"beta": 2}}]'],
+        {},
+        "stages[0].distill.beta",
+    ),
+    (
+        "distill stage select",
+        ["--set", 'stages=[{"name": "a", "distill": {}, "select": "validation"}]'],
+        {},
+        "a stage of distill ships its final model",
+    ),
 ]
 
 

@@ -8,8 +8,8 @@ with its entries for the player count, ``tables``; its imitation warm start firs
 config has one, then PPO for its wall time), the choice of the best of the warm start, the
 checkpoints and the final model on ``--select`` validation games (seeds 40,000 on;
 ``training.ship --select``), then each later stage of the config's ``stages`` (more PPO
-with other settings, or self-play with ``training.allseat``) from the model the stage
-before picked, and shipping the last. By default
+with other settings, self-play with ``training.allseat``, or distillation from a teacher
+with ``training.distill``) from the model the stage before picked, and shipping the last. By default
 the agent is shipped into ``OUT/shipped`` and the package is left as it is; ``--ship``
 replaces the package's agent (``jungle_envs/agents``), ``--dest`` writes elsewhere.
 ``OUT/stages.json`` records each stage's seconds. ``--set`` changes the config as
@@ -74,6 +74,8 @@ def make_agent(
         clock = time.perf_counter()
         if "allseat" in stage:
             model, selection = run_allseat(game, players, run, shipped, stage, overrides), None
+        elif "distill" in stage:
+            model, selection = run_distill(game, players, run, shipped, stage), None
         else:
             stage_sets = [f"init={shipped}", "imitate.rounds=0", "stages=[]"]
             stage_sets += [f"{key}={json.dumps(value)}" for key, value in stage["set"].items()]
@@ -128,6 +130,16 @@ def run_allseat(
             argv += [flag, str(value)]
     allseat.main(argv)
     return run / "model.zip"
+
+
+def run_distill(game: str, players: int, run: Path, init: Path, stage: dict[str, Any]) -> Path:
+    """A distillation stage (``training.distill``) from ``init``; its fitted model."""
+    from training import distill
+
+    argv = ["--env", game, "--players", str(players), "--init", str(init), "--out", str(run)]
+    for key, value in stage["distill"].items():
+        argv += [f"--{key.replace('_', '-')}", str(value)]
+    return distill.main(argv)
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -71,7 +71,8 @@ DEFAULTS: dict[str, Any] = {
     # the later stages of a table's recipe (training.agent), each continuing the model the
     # one before picked: {"name": ..., "set": {"dotted.key": value, ...}, "select": "final"
     # or "validation"} (training.train with those overrides), or {"name": ..., "allseat":
-    # {"seats": ..., "seconds": ...}} (training.allseat with those arguments)
+    # {"seats": ..., "seconds": ...}} (training.allseat with those arguments), or {"name": ...,
+    # "distill": {"teacher": ..., "rounds": ...}} (training.distill with those arguments)
     "stages": [],
     "eval": {"freq": 50_000, "games": 200, "opponents": "random"},
     "checkpoint_freq": 50_000,

@@ -1,8 +1,9 @@
 """Search distillation: fit a model to the moves of a search, on the states the model
 itself reaches (the expert-iteration step of Anthony, Tian and Barber 2017, and of AlphaZero
 without its self-play: the search here rolls out with the heuristic). The teacher is the
-IS-MCTS search (``mcts...``) or the rollout-improved heuristic (``rollout...``: the
-heuristic's move unless paired rollouts show another one better).
+IS-MCTS search (``mcts...``), the rollout-improved heuristic (``rollout...``: the
+heuristic's move unless paired rollouts show another one better), or, in Jungle Sweep,
+the broom lookahead of ``training.broom_lookahead`` (``broom-lookahead[:BLEND[:RIVAL]]``).
 
     python -m training.distill --env ElephantFestival --init MODEL [--players 4]
         [--teacher mcts:300] [--rounds 1] [--games 200] [--beta 0.5] [--epochs 4]
@@ -14,7 +15,7 @@ heuristic's move unless paired rollouts show another one better).
 it keeps its network and env options. Each round plays ``--games`` games on worker
 processes against the config's first opponents: at every decision of the learner's seat
 the search is asked (``--teacher``, any ``mcts`` or ``rollout`` name) and its share of
-root visits per move is kept as the target (the rollout teacher's: its move); the
+root visits per move is kept as the target (the rollout and broom teachers': their move); the
 search's move is played with probability ``--beta``, the model's own (sampled) move
 otherwise, so the data covers the model's own mistakes (DAgger, as ``training.imitate``).
 The model is then fitted on all rounds' data by cross-entropy to the visit shares (a soft
@@ -320,7 +321,7 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--init", type=Path, required=True, help="the model to improve")
     parser.add_argument("--players", type=int, help="player count (None: the model's)")
     parser.add_argument("--teacher", default="mcts:300",
-                        help="the search: an mcts or a rollout name")  # fmt: skip
+                        help="mcts..., rollout... or broom-lookahead[:BLEND[:RIVAL]]")  # fmt: skip
     parser.add_argument("--rounds", type=int, default=1, help="rounds of search and fit")
     parser.add_argument("--games", type=int, default=200, help="games per round")
     parser.add_argument("--beta", type=float, default=0.5,
@@ -333,7 +334,7 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--min-share", type=float, default=0.0,
                         help="skip decisions whose top move has a smaller share")  # fmt: skip
     parser.add_argument("--overruled-weight", type=float, default=1.0,
-                        help="weight of the decisions where the rollout teacher overruled "
+                        help="weight of the decisions where the rollout or broom teacher overruled "
                         "the heuristic")  # fmt: skip
     parser.add_argument("--workers", type=int, default=2, help="processes playing games")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games (see above)")
@@ -344,7 +345,7 @@ def parse_args(argv: list[str] | None = None):
     if not args.teacher.startswith(("mcts", "rollout", BROOM_TEACHER)):
         fail(
             f"distill: error: --teacher must be a search (mcts... or rollout...) or "
-            f"{BROOM_TEACHER}[:BLEND], got {args.teacher!r}"
+            f"{BROOM_TEACHER}[:BLEND[:RIVAL]], got {args.teacher!r}"
         )
     if not 0 <= args.beta <= 1:
         fail(f"distill: error: --beta must be between 0 and 1, got {args.beta}")

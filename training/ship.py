@@ -2,8 +2,9 @@
 
     python -m training.ship RUN_DIR [--model PATH | --select GAMES] [--dest DIR]
 
-RUN_DIR is a run of ``training.train`` (``config.json``) or of the self-play recipe
-``training.allseat`` (``run.json``; its final model or ``--model``, no ``--select``).
+RUN_DIR is a run of ``training.train`` (``config.json``), of the self-play recipe
+``training.allseat`` (``run.json``) or of ``training.distill`` (``distill.json``); of the
+last two, the final model or ``--model``, no ``--select``.
 
 Takes the run's final model (or ``--model``, e.g. one of its checkpoints; or with
 ``--select`` the one of the imitation warm start, the run's checkpoints and the final
@@ -50,10 +51,21 @@ ALLSEAT_SETTINGS = ("seats", "seconds", "num_envs", "rollout", "learning_rate", 
                     "batch_size", "epochs", "pool_size", "snapshot_every", "seed")  # fmt: skip
 
 
+# The settings of a distillation (``training.distill``'s distill.json) the manifest keeps.
+DISTILL_SETTINGS = ("teacher", "rounds", "games", "beta", "epochs", "batch_size", "lr",
+                    "target", "min_share", "overruled_weight", "seed")  # fmt: skip
+RUN_FILES = ("config.json", "run.json", "distill.json")
+
+
 def run_config(run: Path) -> tuple[str, dict[str, Any]]:
-    """Which recipe wrote the run ("train" or "allseat") and its settings."""
+    """Which recipe wrote the run ("train", "allseat" or "distill") and its settings (a
+    distillation's with its ``init``, its seconds and its rounds)."""
     if (run / "config.json").is_file():
         return "train", json.loads((run / "config.json").read_text())
+    if (run / "distill.json").is_file():
+        record = json.loads((run / "distill.json").read_text())
+        return "distill", {**record["settings"], "seconds": record["seconds"],
+                           "rounds_log": record["rounds"]}  # fmt: skip
     return "allseat", json.loads((run / "run.json").read_text())
 
 
@@ -161,7 +173,14 @@ def ship(
             f"{name}.zip would be {size / 2**20:.1f} MiB, over the 5 MiB limit: train a "
             "smaller network (ppo.net_arch)"
         )
-    if recipe == "allseat":  # the learner's decisions, as the run counts them
+    if recipe == "distill":  # PPO's steps stay the init's; the wall time is the stage's
+        steps, wall, imitation = int(model.num_timesteps), config["seconds"], None
+        training = {"recipe": "training.distill"}
+        training.update({key: config[key] for key in DISTILL_SETTINGS if key in config})
+        log = config["rounds_log"]
+        training["decisions"] = log[-1]["all_decisions"] if log else None
+        training["agreement"] = log[-1]["agreement_after"] if log else None
+    elif recipe == "allseat":  # the learner's decisions, as the run counts them
         steps = int(model.num_timesteps)
         wall, imitation = allseat_wall(run, steps), None
         training = {"recipe": "training.allseat"}
@@ -232,7 +251,7 @@ def select(run: Path, games: int, workers: int = 2) -> tuple[Path, dict[str, Any
 
 def main(argv: list[str] | None = None) -> Path:
     parser = cli.parser("training.ship", __doc__)
-    parser.add_argument("run", type=Path, help="a run folder of training.train or training.allseat")
+    parser.add_argument("run", type=Path, help="a run folder of training.train, allseat or distill")
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--model", type=Path, help="a model of the run (default: model.zip)")
     choice.add_argument(
@@ -243,10 +262,10 @@ def main(argv: list[str] | None = None) -> Path:
         "--dest", type=Path, default=agents.AGENTS_DIR, help="folder of the shipped agents"
     )
     args = parser.parse_args(argv)
-    if not any((args.run / name).is_file() for name in ("config.json", "run.json")):
+    if not any((args.run / name).is_file() for name in RUN_FILES):
         fail(
-            f"ship: error: {args.run} is not a run folder (no config.json of training.train "
-            "or run.json of training.allseat)"
+            f"ship: error: {args.run} is not a run folder (no config.json of training.train, "
+            "run.json of training.allseat or distill.json of training.distill)"
         )
     if args.select is not None and not (args.run / "config.json").is_file():
         parser.error("--select picks among a training.train run's checkpoints; give --model")

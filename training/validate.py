@@ -174,7 +174,7 @@ FIELDS: dict[str, Rule] = {
         ),
     ),
     "stages": Rule(
-        'a list of recipe stages {"name": ..., "set": {...}} or {"name": ..., "allseat": {...}}',
+        'a list of recipe stages {"name": ..., "set" | "allseat" | "distill": {...}}',
         lambda v: isinstance(v, list),
     ),
 }
@@ -414,8 +414,27 @@ ALLSEAT_ARGS: dict[str, Rule] = {
     "threads": integer(1),
     "seed": integer(0, 2**31 - 1),
 }
+# training.distill's arguments a recipe stage may give (init, out and the env: the recipe's)
+DISTILL_ARGS: dict[str, Rule] = {
+    "teacher": Rule(
+        "a teacher's name (mcts..., rollout... or broom-lookahead...)",
+        lambda v: isinstance(v, str) and v.startswith(("mcts", "rollout", "broom-lookahead")),
+    ),
+    "rounds": integer(1),
+    "games": integer(1),
+    "beta": number(0, 1),
+    "epochs": integer(1),
+    "batch_size": integer(1),
+    "lr": number(0, 1, above=True),
+    "target": choice("visits", "best"),
+    "min_share": number(0, 1),
+    "overruled_weight": number(0, above=True),
+    "workers": integer(1),
+    "seed": integer(0, 2**31 - 1),
+}
 # what a training stage continues and may not change
 FIXED_BY_RECIPE = ("env", "players", "init", "stages", "tables")
+STAGE_KINDS = ("set", "allseat", "distill")
 
 
 def check_recipe_stages(config: dict[str, Any]) -> None:
@@ -424,34 +443,33 @@ def check_recipe_stages(config: dict[str, Any]) -> None:
     names: set[str] = set()
     for i, stage in enumerate(config["stages"]):
         where = f"stages[{i}]"
-        kinds = [kind for kind in ("set", "allseat") if isinstance(stage, dict) and kind in stage]
+        kinds = [kind for kind in STAGE_KINDS if isinstance(stage, dict) and kind in stage]
         if (
             not isinstance(stage, dict)
             or len(kinds) != 1
             or not isinstance(stage[kinds[0]], dict)
-            or set(stage) - {"name", "set", "allseat", "select"}
+            or set(stage) - {"name", "select", *STAGE_KINDS}
             or not re.fullmatch(r"[A-Za-z0-9_-]+", str(stage.get("name", "")))
         ):
             raise ConfigError(
                 f'{where} must be {{"name": NAME, "set": {{...}}, "select": "final" or '
-                f'"validation"}} or {{"name": NAME, "allseat": {{...}}}} (NAME of letters, '
-                f"digits, - and _), got {shown(stage)}"
+                f'"validation"}}, {{"name": NAME, "allseat": {{...}}}} or {{"name": NAME, '
+                f'"distill": {{...}}}} (NAME of letters, digits, - and _), got {shown(stage)}'
             )
         if stage["name"] in names:
             raise ConfigError(f"{where}: the name {stage['name']!r} is taken by an earlier stage")
         names.add(stage["name"])
-        if "allseat" in stage:
+        kind = kinds[0]
+        if kind in ("allseat", "distill"):
             if "select" in stage:
-                raise ConfigError(f"{where}: an allseat stage ships its final model; drop select")
-            for key, value in stage["allseat"].items():
-                if key not in ALLSEAT_ARGS:
+                raise ConfigError(f"{where}: a stage of {kind} ships its final model; drop select")
+            rules = ALLSEAT_ARGS if kind == "allseat" else DISTILL_ARGS
+            for key, value in stage[kind].items():
+                if key not in rules:
+                    raise ConfigError(f"unknown key {where}.{kind}.{key}; known: {sorted(rules)}")
+                if not rules[key].ok(value):
                     raise ConfigError(
-                        f"unknown key {where}.allseat.{key}; known: {sorted(ALLSEAT_ARGS)}"
-                    )
-                if not ALLSEAT_ARGS[key].ok(value):
-                    raise ConfigError(
-                        f"{where}.allseat.{key} must be {ALLSEAT_ARGS[key].allowed}, "
-                        f"got {shown(value)}"
+                        f"{where}.{kind}.{key} must be {rules[key].allowed}, got {shown(value)}"
                     )
             continue
         if stage.get("select", "final") not in ("final", "validation"):
