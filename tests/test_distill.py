@@ -159,6 +159,7 @@ def test_distill_collects_search_targets_and_saves_a_model_that_plays(tmp_path, 
         (["--overruled-weight", "0"], "--overruled-weight must be > 0"),
         (["--teacher", "rollout:1"], "rollouts must be an integer >= 2"),
         (["--teacher", "broom-lookahead"], "teaches Jungle Sweep only"),
+        (["--teacher", "round-rollout"], "teaches Jungle Sweep only"),
     ],
 )
 def test_bad_distill_settings_are_one_line(tmp_path, capsys, small_model, flags, message):

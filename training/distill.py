@@ -3,7 +3,8 @@ itself reaches (the expert-iteration step of Anthony, Tian and Barber 2017, and 
 without its self-play: the search here rolls out with the heuristic). The teacher is the
 IS-MCTS search (``mcts...``), the rollout-improved heuristic (``rollout...``: the
 heuristic's move unless paired rollouts show another one better), or, in Jungle Sweep,
-the broom lookahead of ``training.broom_lookahead`` (``broom-lookahead[:BLEND[:RIVAL]]``).
+the broom lookahead of ``training.broom_lookahead`` (``broom-lookahead[:BLEND[:RIVAL]]``) or
+the round rollouts of ``training.round_rollout`` (``round-rollout[:ROLLOUTS][:z=Z][:rival=R]``).
 
     python -m training.distill --env ElephantFestival --init MODEL [--players 4]
         [--teacher mcts:300] [--rounds 1] [--games 200] [--beta 0.5] [--epochs 4]
@@ -103,7 +104,12 @@ def _play(job: tuple) -> dict[str, np.ndarray]:
 
 
 def make_teacher(teacher: str, game: Any) -> Any:
-    """A search by its name, or Jungle Sweep's broom lookahead (a rule-based teacher)."""
+    """A search by its name, or one of Jungle Sweep's teachers: the broom lookahead (rule
+    based) or the round rollouts."""
+    if teacher.startswith(ROUND_TEACHER):
+        from training.round_rollout import RoundRollout
+
+        return RoundRollout.from_name(teacher, game)
     if teacher.startswith(BROOM_TEACHER):
         from training.broom_lookahead import BroomLookahead
 
@@ -160,6 +166,9 @@ def agreement(model: Any, data: dict[str, np.ndarray]) -> float:
 TARGETS = ("visits", "best")
 # The rule-based teacher of ``training.broom_lookahead`` (Jungle Sweep, 3 to 6 players).
 BROOM_TEACHER = "broom-lookahead"
+# The round rollouts of ``training.round_rollout`` (Jungle Sweep).
+ROUND_TEACHER = "round-rollout"
+JUNGLE_SWEEP_TEACHERS = (BROOM_TEACHER, ROUND_TEACHER)
 
 
 def move_targets(
@@ -302,12 +311,13 @@ def distill(
     return out / "model.zip"
 
 
-def check_broom_teacher(teacher: str, config: dict[str, Any], players: int) -> None:
-    """Raise ValueError unless the broom lookahead can teach this run."""
+def check_jungle_sweep_teacher(teacher: str, config: dict[str, Any], players: int) -> None:
+    """Raise ValueError unless the broom lookahead or the round rollouts can teach this run."""
     import gymnasium
 
     if not config["env"].endswith("JungleSweep-v0"):
-        raise ValueError(f"{BROOM_TEACHER} teaches Jungle Sweep only, not {config['env']}")
+        head = teacher.split(":")[0]
+        raise ValueError(f"{head} teaches Jungle Sweep only, not {config['env']}")
     env = gymnasium.make(config["env"], num_players=players, **config["env_options"])
     try:
         make_teacher(teacher, env.unwrapped.game)
@@ -321,7 +331,8 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--init", type=Path, required=True, help="the model to improve")
     parser.add_argument("--players", type=int, help="player count (None: the model's)")
     parser.add_argument("--teacher", default="mcts:300",
-                        help="mcts..., rollout... or broom-lookahead[:BLEND[:RIVAL]]")  # fmt: skip
+                        help="mcts..., rollout..., or in Jungle Sweep "
+                        "broom-lookahead[:BLEND[:RIVAL]] or round-rollout[:ROLLOUTS]")  # fmt: skip
     parser.add_argument("--rounds", type=int, default=1, help="rounds of search and fit")
     parser.add_argument("--games", type=int, default=200, help="games per round")
     parser.add_argument("--beta", type=float, default=0.5,
@@ -334,18 +345,19 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--min-share", type=float, default=0.0,
                         help="skip decisions whose top move has a smaller share")  # fmt: skip
     parser.add_argument("--overruled-weight", type=float, default=1.0,
-                        help="weight of the decisions where the rollout or broom teacher overruled "
-                        "the heuristic")  # fmt: skip
+                        help="weight of the decisions where a rollout, broom or round teacher "
+                        "overruled the heuristic")  # fmt: skip
     parser.add_argument("--workers", type=int, default=2, help="processes playing games")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games (see above)")
     parser.add_argument("--data", type=Path, nargs="*", default=[],
                         help="round-R.npz files of earlier runs to fit on as well")  # fmt: skip
     parser.add_argument("--out", type=Path, help="folder (None: runs/distill/<Game>-<N>p)")
     args = parser.parse_args(argv)
-    if not args.teacher.startswith(("mcts", "rollout", BROOM_TEACHER)):
+    if not args.teacher.startswith(("mcts", "rollout", *JUNGLE_SWEEP_TEACHERS)):
         fail(
-            f"distill: error: --teacher must be a search (mcts... or rollout...) or "
-            f"{BROOM_TEACHER}[:BLEND[:RIVAL]], got {args.teacher!r}"
+            f"distill: error: --teacher must be a search (mcts... or rollout...), "
+            f"{BROOM_TEACHER}[:BLEND[:RIVAL]] or {ROUND_TEACHER}[:ROLLOUTS][:z=Z][:rival=R], "
+            f"got {args.teacher!r}"
         )
     if not 0 <= args.beta <= 1:
         fail(f"distill: error: --beta must be between 0 and 1, got {args.beta}")
@@ -389,8 +401,8 @@ def main(argv: list[str] | None = None) -> Path:
     except ConfigError as exc:
         fail(f"config error: {exc}")
     try:
-        if args.teacher.startswith(BROOM_TEACHER):
-            check_broom_teacher(args.teacher, config, players)
+        if args.teacher.startswith(JUNGLE_SWEEP_TEACHERS):
+            check_jungle_sweep_teacher(args.teacher, config, players)
         else:
             (Rollout if args.teacher.startswith("rollout") else MCTS).from_name(args.teacher)
     except ValueError as exc:

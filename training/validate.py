@@ -417,8 +417,11 @@ ALLSEAT_ARGS: dict[str, Rule] = {
 # training.distill's arguments a recipe stage may give (init, out and the env: the recipe's)
 DISTILL_ARGS: dict[str, Rule] = {
     "teacher": Rule(
-        "a teacher's name (mcts..., rollout... or broom-lookahead...)",
-        lambda v: isinstance(v, str) and v.startswith(("mcts", "rollout", "broom-lookahead")),
+        "a teacher's name (mcts..., rollout..., broom-lookahead... or round-rollout...)",
+        lambda v: (
+            isinstance(v, str)
+            and v.startswith(("mcts", "rollout", "broom-lookahead", "round-rollout"))
+        ),
     ),
     "rounds": integer(1),
     "games": integer(1),
