@@ -14,6 +14,10 @@ the start), which lets it break ties between equal rows as a teacher does.
     from jungle_envs.move_policy import MovePolicy, move_policy_kwargs
     model = MaskablePPO(MovePolicy, venv, policy_kwargs=move_policy_kwargs(game))
 
+The move network has one hidden layer unless ``move_layers`` (a ``features_extractor_kwargs``
+entry) adds residual blocks; ``deepen(model, layers)`` adds them to a trained model without
+changing what it plays, so a fit can start from it (``training.distill --move-layers``).
+
 Needs the training extra (PyTorch, sb3-contrib).
 """
 
@@ -43,9 +47,12 @@ class MoveScoring(BaseFeaturesExtractor):
         state_dim: int = 256,
         move_dim: int = 128,
         action_bias: bool = False,
+        move_layers: int = 1,
     ) -> None:
         super().__init__(observation_space, state_dim + num_actions)
         size = int(np.prod(observation_space.shape))
+        if isinstance(move_layers, bool) or not isinstance(move_layers, int) or move_layers < 1:
+            raise ValueError(f"move_layers must be an integer >= 1, got {move_layers!r}")
         self.moves_at, self.num_moves, self.per_move = moves_at, num_moves, per_move
         self.moves_end = moves_at + num_moves * per_move
         if not 0 <= moves_at <= self.moves_end <= size or num_moves > num_actions:
@@ -62,6 +69,13 @@ class MoveScoring(BaseFeaturesExtractor):
         self.from_move = nn.Linear(per_move, move_dim)
         self.from_state = nn.Linear(state_dim, move_dim, bias=False)
         self.score = nn.Linear(move_dim, 1)
+        # move_layers > 1: residual blocks on the move's hidden layer, their last layer zero
+        # at the start (MovePolicy._build), so a deepened model plays as its source did
+        # (``deepen``) and the fit adds what one layer could not express.
+        self.deeper = nn.ModuleList(
+            nn.Sequential(nn.Linear(move_dim, move_dim), nn.ReLU(), nn.Linear(move_dim, move_dim))
+            for _ in range(move_layers - 1)
+        )
         with warnings.catch_warnings():  # no other actions where every action has a row
             warnings.filterwarnings("ignore", "Initializing zero-element tensors")
             self.other_actions = nn.Linear(state_dim, num_actions - num_moves)
@@ -78,15 +92,20 @@ class MoveScoring(BaseFeaturesExtractor):
         # Most rows are zero (moves that are not legal now): one score per observation
         # stands for all of them, and only the other rows go through the move network,
         # which is the same function and several times cheaper when few moves are legal.
-        zero_row = self.score(th.relu(self.from_move.bias + from_state))
+        zero_row = self.move_score(th.relu(self.from_move.bias + from_state))
         scores = zero_row.expand(-1, self.num_moves)
         batch, move = (moves != 0).any(dim=-1).nonzero(as_tuple=True)
         if len(batch):
             hidden = th.relu(self.from_move(moves[batch, move]) + from_state[batch])
-            scores = scores.index_put((batch, move), self.score(hidden).squeeze(-1))
+            scores = scores.index_put((batch, move), self.move_score(hidden).squeeze(-1))
         if self.action_bias is not None:
             scores = scores + self.action_bias
         return th.cat([embedding, scores, self.other_actions(embedding)], dim=1)
+
+    def move_score(self, hidden: th.Tensor) -> th.Tensor:
+        for block in self.deeper:
+            hidden = hidden + block(hidden)
+        return self.score(hidden)
 
 
 class ScoresAsLogits(nn.Module):
@@ -139,6 +158,9 @@ class MovePolicy(MaskableActorCriticPolicy):
         for layer in (extractor.score, extractor.other_actions):
             nn.init.orthogonal_(layer.weight, gain=0.01)
             nn.init.zeros_(layer.bias)
+        for block in extractor.deeper:
+            nn.init.zeros_(block[-1].weight)
+            nn.init.zeros_(block[-1].bias)
         self.optimizer = self.optimizer_class(
             self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
         )
@@ -166,3 +188,33 @@ def move_policy_kwargs(game: Any, net_arch: Any = None) -> dict[str, Any]:
         },
         "net_arch": net_arch or [64, 64],
     }
+
+
+def deepen(model: Any, move_layers: int) -> Any:
+    """``model`` (a MaskablePPO with ``MovePolicy``) with ``move_layers`` layers in its move
+    scorer: the blocks it lacks are added with their last layer zero, so the deepened model
+    picks the same moves and values the same states until it is fitted again. Returns the
+    model, changed in place (a new policy and optimizer); ``model.save`` keeps the layers."""
+    import copy
+
+    extractor = getattr(model.policy, "features_extractor", None)
+    if not isinstance(extractor, MoveScoring):
+        raise ValueError("only a model with the move-scoring policy (MovePolicy) can be deepened")
+    have = 1 + len(extractor.deeper)
+    if isinstance(move_layers, bool) or not isinstance(move_layers, int) or move_layers < have:
+        raise ValueError(
+            f"move_layers must be an integer >= the model's {have}, got {move_layers!r}"
+        )
+    if move_layers == have:
+        return model
+    kwargs = copy.deepcopy(model.policy_kwargs)
+    kwargs.setdefault("features_extractor_kwargs", {})["move_layers"] = move_layers
+    policy = model.policy_class(
+        model.observation_space, model.action_space, model.lr_schedule, **kwargs
+    ).to(model.device)
+    missing, unexpected = policy.load_state_dict(model.policy.state_dict(), strict=False)
+    strange = unexpected + [key for key in missing if ".deeper." not in key]
+    if strange:
+        raise ValueError(f"the deepened policy does not take the model's weights: {strange}")
+    model.policy, model.policy_kwargs = policy, kwargs
+    return model

@@ -121,6 +121,27 @@ def test_a_left_out_decision_does_not_move_the_policy():
     venv.close()
 
 
+def test_a_deepened_student_starts_as_its_init_and_keeps_its_layers(tmp_path):
+    init = imitate.main(["--env", ENV, "--players", "2", "--rounds", "1", "--steps", "256",
+                         "--epochs", "1", "--n-envs", "8", "--out", str(tmp_path / "imitated"),
+                         "--set", "policy=moves", "--set", "env_options.move_features=true",
+                         "--set", "ppo.net_arch=[32,32]"])  # fmt: skip
+    out = tmp_path / "deep"
+    model = distill.main(["--env", ENV, "--init", str(init), "--teacher", "mcts:20",
+                          "--games", "2", "--epochs", "1", "--workers", "1",
+                          "--move-layers", "2", "--opponents", "random",
+                          "--out", str(out)])  # fmt: skip
+    record = json.loads((out / "distill.json").read_text())
+    assert record["settings"]["move_layers"] == 2
+    assert record["settings"]["opponents"] == "random"
+    student = MaskablePPOPolicy(str(model))
+    assert len(student.model.policy.features_extractor.deeper) == 1
+    # before its first fit the deepened student picked the moves its init picks
+    data = dict(np.load(out / "round-0.npz"))
+    first = MaskablePPOPolicy(str(init))
+    assert record["rounds"][0]["agreement_before"] == round(distill.agreement(first.model, data), 4)
+
+
 def test_distill_collects_search_targets_and_saves_a_model_that_plays(tmp_path, small_model):
     out = tmp_path / "distilled"
     model = distill.main(["--env", ENV, "--init", str(small_model), "--teacher", "mcts:20",
@@ -160,6 +181,11 @@ def test_distill_collects_search_targets_and_saves_a_model_that_plays(tmp_path, 
         (["--teacher", "rollout:1"], "rollouts must be an integer >= 2"),
         (["--teacher", "broom-lookahead"], "teaches Jungle Sweep only"),
         (["--teacher", "round-rollout"], "teaches Jungle Sweep only"),
+        (["--move-layers", "0"], "--move-layers must be >= 1"),
+        (["--move-layers", "2"], "only a model with the move-scoring policy"),
+        (["--opponents", "ppo"], "--opponents: built-in policies (random, heuristic)"),
+        (["--opponents", "{bad"], "--opponents: not a JSON mixture"),
+        (["--opponents", "random,random,random"], "--opponents:"),
     ],
 )
 def test_bad_distill_settings_are_one_line(tmp_path, capsys, small_model, flags, message):

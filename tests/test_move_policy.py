@@ -118,3 +118,56 @@ def test_the_value_head_leaves_the_move_scores_alone_and_the_model_saves_and_pla
     opponent = MaskablePPOPolicy(str(tmp_path / "m.zip"))
     assert opponent.trained_on is None and opponent.action_count == game.spec.num_actions
     env.close()
+
+
+def test_a_deepened_model_plays_as_its_source_learns_and_saves_its_layers(tmp_path):
+    from jungle_envs.move_policy import deepen
+
+    game = jungle_envs.make_game("ElephantFestival", 2, move_features=True)
+    venv = CompiledVecEnv(EF, num_envs=4, num_players=2, move_features=True)
+    model = MaskablePPO(MovePolicy, venv, n_steps=16, batch_size=32, n_epochs=1, device="cpu",
+                        policy_kwargs=move_policy_kwargs(game), seed=0)  # fmt: skip
+    model.learn(32)  # weights away from their start
+    obs, masks = th.as_tensor(venv.reset()), venv.action_masks()
+
+    def probs_and_values(policy):
+        with th.no_grad():
+            probs = policy.get_distribution(obs, action_masks=masks).distribution.probs
+            return probs, policy.predict_values(obs)
+
+    before = probs_and_values(model.policy)
+    with pytest.raises(ValueError, match="integer >= the model's 1"):
+        deepen(model, 0)
+    deepen(model, 3)
+    assert len(model.policy.features_extractor.deeper) == 2
+    after = probs_and_values(model.policy)
+    assert all(th.allclose(a, b, atol=1e-6) for a, b in zip(before, after, strict=True))
+    # the added blocks take gradients through their zero last layer
+    logits = model.policy.get_distribution(obs, action_masks=masks).distribution.logits
+    logits[th.as_tensor(masks)].sum().backward()
+    block = model.policy.features_extractor.deeper[0]
+    assert block[-1].weight.grad.abs().sum() > 0
+    model.save(tmp_path / "deep.zip")
+    loaded = MaskablePPO.load(tmp_path / "deep.zip", device="cpu")
+    assert loaded.policy_kwargs["features_extractor_kwargs"]["move_layers"] == 3
+    assert all(
+        th.allclose(a, b, atol=1e-6)
+        for a, b in zip(after, probs_and_values(loaded.policy), strict=True)
+    )
+    with pytest.raises(ValueError, match="integer >= the model's 3"):
+        deepen(loaded, 2)
+    assert deepen(loaded, 3) is loaded
+    venv.close()
+
+
+def test_deepening_refuses_a_flat_policy_and_bad_layer_counts():
+    from jungle_envs.move_policy import deepen
+
+    venv = CompiledVecEnv(EF, num_envs=2, num_players=2)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=8, batch_size=16, device="cpu", seed=0)
+    with pytest.raises(ValueError, match="move-scoring policy"):
+        deepen(model, 2)
+    space = gym.spaces.Box(0.0, 1.0, (32,), np.float32)
+    with pytest.raises(ValueError, match="move_layers must be an integer >= 1"):
+        MoveScoring(space, 20, 4, 3, 5, move_layers=0)
+    venv.close()

@@ -10,11 +10,14 @@ the round rollouts of ``training.round_rollout`` (``round-rollout[:ROLLOUTS][:z=
         [--teacher mcts:300] [--rounds 1] [--games 200] [--beta 0.5] [--epochs 4]
         [--lr 0.0003] [--batch-size 256] [--workers 2] [--seed 0]
         [--target visits|best] [--min-share 0] [--overruled-weight 1]
+        [--move-layers N] [--opponents random|'{"heuristic": 0.5, "random": 0.5}']
         [--out runs/distill/<Game>-<N>p]
 
 ``--init`` is the model to improve (e.g. the run's imitation model, or a shipped agent);
-it keeps its network and env options. Each round plays ``--games`` games on worker
-processes against the config's first opponents: at every decision of the learner's seat
+it keeps its network (``--move-layers`` deepens its move scorer first, without changing
+what it plays: ``jungle_envs.move_policy.deepen``) and env options. Each round plays
+``--games`` games on worker processes against the config's first opponents (or
+``--opponents``, built-in players): at every decision of the learner's seat
 the search is asked (``--teacher``, any ``mcts`` or ``rollout`` name) and its share of
 root visits per move is kept as the target (the rollout and broom teachers': their move); the
 search's move is played with probability ``--beta``, the model's own (sampled) move
@@ -46,7 +49,7 @@ from jungle_envs.core.files import atomic_write_text
 from training import cli
 from training.config import ConfigError, load_config
 from training.imitate import first_opponents
-from training.validate import check_config, fail
+from training.validate import check_config, fail, split_opponents
 
 SEED_BASE = 1_000_000  # distillation games stay clear of evaluation seeds (0-99,999)
 
@@ -251,6 +254,7 @@ def distill(
     games: int, beta: float, epochs: int, batch_size: int, lr: float, workers: int,
     seed: int = 0, data: list[Path] | None = None, quiet: bool = True,
     target: str = "visits", min_share: float = 0.0, overruled_weight: float = 1.0,
+    move_layers: int | None = None,
 ) -> Path:  # fmt: skip
     """Rounds of search data and fits, starting from ``init``; saves ``out/model.zip``."""
     import torch
@@ -261,6 +265,10 @@ def distill(
 
     out.mkdir(parents=True, exist_ok=True)
     model = load_maskable_ppo(init)
+    if move_layers is not None:
+        from jungle_envs.move_policy import deepen
+
+        deepen(model, move_layers)  # the student plays as init until its first fit
     torch.set_num_threads(1 if workers > 1 else torch_threads(None))
     parts = [dict(np.load(path)) for path in data or []]
     student, log, start = Path(init), [], time.perf_counter()
@@ -304,7 +312,8 @@ def distill(
     settings = {"init": str(init), "teacher": teacher, "rounds": rounds, "games": games,
                 "beta": beta, "epochs": epochs, "batch_size": batch_size, "lr": lr,
                 "target": target, "min_share": min_share, "overruled_weight": overruled_weight,
-                "seed": seed, "data": [str(p) for p in data or []]}  # fmt: skip
+                "move_layers": move_layers, "opponents": first_opponents(config), "seed": seed,
+                "data": [str(p) for p in data or []]}  # fmt: skip
     record = {"env": config["env"], "players": players, "settings": settings, "rounds": log,
               "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
     atomic_write_text(out / "distill.json", json.dumps(record, indent=2))
@@ -347,6 +356,13 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--overruled-weight", type=float, default=1.0,
                         help="weight of the decisions where a rollout, broom or round teacher "
                         "overruled the heuristic")  # fmt: skip
+    parser.add_argument("--move-layers", type=int, default=None,
+                        help="deepen the model's move scorer to this many layers first "
+                        "(jungle_envs.move_policy.deepen; None: keep it)")  # fmt: skip
+    parser.add_argument("--opponents", default=None,
+                        help="the other seats: a built-in name, one per seat (a,b,c) or a "
+                        "mixture as JSON ({\"heuristic\": 0.5, \"random\": 0.5}); None: the "
+                        "config's first opponents")  # fmt: skip
     parser.add_argument("--workers", type=int, default=2, help="processes playing games")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games (see above)")
     parser.add_argument("--data", type=Path, nargs="*", default=[],
@@ -363,6 +379,8 @@ def parse_args(argv: list[str] | None = None):
         fail(f"distill: error: --beta must be between 0 and 1, got {args.beta}")
     if not 0 <= args.min_share <= 1:
         fail(f"distill: error: --min-share must be between 0 and 1, got {args.min_share}")
+    if args.move_layers is not None and args.move_layers < 1:
+        fail(f"distill: error: --move-layers must be >= 1, got {args.move_layers}")
     if not (math.isfinite(args.overruled_weight) and args.overruled_weight > 0):
         fail(f"distill: error: --overruled-weight must be > 0, got {args.overruled_weight}")
     if not 0 < args.lr < 1:
@@ -392,6 +410,26 @@ def run_config(env_id: str, init: Path, players: int | None = None) -> tuple[dic
     return config, players or made.get("num_players") or config["players"]
 
 
+def with_opponents(config: dict[str, Any], players: int, spec: str) -> dict[str, Any]:
+    """``config`` whose games are played against ``spec`` (see ``--opponents``); a spec the
+    env does not take is refused as one line."""
+    import gymnasium
+
+    import jungle_envs  # noqa: F401  (registers the envs)
+
+    try:
+        opponents = json.loads(spec) if spec.lstrip().startswith("{") else split_opponents(spec)
+    except json.JSONDecodeError as exc:
+        fail(f"distill: error: --opponents: not a JSON mixture: {exc}")
+    if first_opponents({"curriculum": [], "opponents": opponents}) != opponents:
+        fail(f"distill: error: --opponents: built-in policies (random, heuristic), got {spec}")
+    try:
+        gymnasium.make(config["env"], num_players=players, opponents=opponents).close()
+    except (ValueError, TypeError) as exc:
+        fail(f"distill: error: --opponents: {exc}")
+    return {**config, "opponents": opponents, "curriculum": []}
+
+
 def main(argv: list[str] | None = None) -> Path:
     from jungle_envs.search import MCTS, Rollout
 
@@ -407,6 +445,16 @@ def main(argv: list[str] | None = None) -> Path:
             (Rollout if args.teacher.startswith("rollout") else MCTS).from_name(args.teacher)
     except ValueError as exc:
         fail(f"distill: error: --teacher: {exc}")
+    if args.opponents is not None:
+        config = with_opponents(config, players, args.opponents)
+    if args.move_layers is not None:  # refused before any game is played
+        from jungle_envs.maskable_ppo import load_maskable_ppo
+        from jungle_envs.move_policy import deepen
+
+        try:
+            deepen(load_maskable_ppo(args.init), args.move_layers)
+        except ValueError as exc:
+            fail(f"distill: error: --move-layers: {exc}")
     stem = args.env.split("/")[-1].removesuffix("-v0")
     out = args.out or Path("runs") / "distill" / f"{stem}-{players}p"
     model = distill(
@@ -414,6 +462,7 @@ def main(argv: list[str] | None = None) -> Path:
         games=args.games, beta=args.beta, epochs=args.epochs, batch_size=args.batch_size,
         lr=args.lr, workers=args.workers, seed=args.seed, data=args.data, quiet=False,
         target=args.target, min_share=args.min_share, overruled_weight=args.overruled_weight,
+        move_layers=args.move_layers,
     )  # fmt: skip
     print(f"model: {model}")
     return model

@@ -432,6 +432,7 @@ DISTILL_ARGS: dict[str, Rule] = {
     "target": choice("visits", "best"),
     "min_share": number(0, 1),
     "overruled_weight": number(0, above=True),
+    "move_layers": integer(1),
     "workers": integer(1),
     "seed": integer(0, 2**31 - 1),
 }
