@@ -232,14 +232,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    wins, margin = result["win_rate_difference"], result["margin_difference"]
-    mine, base = result["agent_result"]["win_rate"], result["baseline_result"]["win_rate"]
-    print(f"Jungle Sweep {args.players}p, {args.games} paired games from seed {args.seed}, "
-          f"blend {args.blend}, rival {args.rival}: lookahead {mine:.3f}, "
-          f"heuristic {base:.3f}")  # fmt: skip
-    low, high = margin["ci95"]
-    print(f"wins {wins['mean']:+.3f} ({wins['ci95'][0]:+.3f}...{wins['ci95'][1]:+.3f}), "
-          f"margin {margin['mean']:+.2f} ({low:+.2f}...{high:+.2f})")  # fmt: skip
+    cli.print_paired(
+        f"Jungle Sweep {args.players}p, {args.games} paired games from seed {args.seed}, "
+        f"blend {args.blend}, rival {args.rival}: lookahead", result,
+    )  # fmt: skip
 
 
 if __name__ == "__main__":

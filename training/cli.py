@@ -78,3 +78,14 @@ def progress(
 def bar_on(quiet: bool = False) -> bool:
     """Whether a progress bar would be shown."""
     return not quiet and sys.stderr.isatty()
+
+
+def print_paired(headline: str, result: dict) -> None:
+    """A paired comparison (``evaluation.compare``'s result) as two lines: ``headline``
+    with both win rates, then the paired differences with their 95% intervals."""
+    wins, margin = result["win_rate_difference"], result["margin_difference"]
+    mine, base = result["agent_result"]["win_rate"], result["baseline_result"]["win_rate"]
+    print(f"{headline}: {mine:.3f}, heuristic {base:.3f}")
+    (w_low, w_high), (m_low, m_high) = wins["ci95"], margin["ci95"]
+    print(f"wins {wins['mean']:+.3f} ({w_low:+.3f}...{w_high:+.3f}), "
+          f"margin {margin['mean']:+.2f} ({m_low:+.2f}...{m_high:+.2f})")  # fmt: skip
