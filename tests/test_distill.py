@@ -142,6 +142,42 @@ def test_a_deepened_student_starts_as_its_init_and_keeps_its_layers(tmp_path):
     assert record["rounds"][0]["agreement_before"] == round(distill.agreement(first.model, data), 4)
 
 
+def test_a_refit_fits_a_deepened_init_on_every_rounds_data(tmp_path):
+    import torch
+
+    init = imitate.main(["--env", ENV, "--players", "2", "--rounds", "1", "--steps", "256",
+                         "--epochs", "1", "--n-envs", "8", "--out", str(tmp_path / "imitated"),
+                         "--set", "policy=moves", "--set", "env_options.move_features=true",
+                         "--set", "ppo.net_arch=[32,32]"])  # fmt: skip
+    runs = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        model = distill.main(["--env", ENV, "--init", str(init), "--teacher", "mcts:20",
+                              "--games", "2", "--rounds", "2", "--epochs", "1",
+                              "--workers", "1", "--refit-layers", "3", "--opponents",
+                              "random", "--out", str(out)])  # fmt: skip
+        runs.append((out, model))
+    (out, model), (again, model_again) = runs
+    record = json.loads((out / "distill.json").read_text())
+    assert record["settings"]["refit_layers"] == 3
+    refit = record["rounds"][-1]
+    assert refit["round"] == "refit" and refit["move_layers"] == 3
+    data = distill.merge([dict(np.load(out / f"round-{r}.npz")) for r in range(2)])
+    assert refit["all_decisions"] == len(data["obs"])
+    # the rounds' students keep the init's one layer; the result has three, and its fit
+    # started from the init itself, not from the last round's student
+    assert len(MaskablePPOPolicy(str(out / "round-1.zip")).model.policy.features_extractor
+               .deeper) == 0  # fmt: skip
+    result = MaskablePPOPolicy(str(model)).model
+    assert len(result.policy.features_extractor.deeper) == 2
+    first = MaskablePPOPolicy(str(init)).model
+    assert refit["agreement_before"] == round(distill.agreement(first, data), 4)
+    # the same settings repeat the same weights (the added blocks are seeded)
+    repeated = MaskablePPOPolicy(str(model_again)).model.policy.state_dict()
+    for key, value in result.policy.state_dict().items():
+        assert torch.equal(value, repeated[key]), key
+
+
 def test_distill_collects_search_targets_and_saves_a_model_that_plays(tmp_path, small_model):
     out = tmp_path / "distilled"
     model = distill.main(["--env", ENV, "--init", str(small_model), "--teacher", "mcts:20",
@@ -183,6 +219,8 @@ def test_distill_collects_search_targets_and_saves_a_model_that_plays(tmp_path, 
         (["--teacher", "round-rollout"], "teaches Jungle Sweep only"),
         (["--move-layers", "0"], "--move-layers must be >= 1"),
         (["--move-layers", "2"], "only a model with the move-scoring policy"),
+        (["--refit-layers", "0"], "--refit-layers must be >= 1"),
+        (["--refit-layers", "2"], "--refit-layers: only a model with the move-scoring"),
         (["--opponents", "ppo"], "--opponents: built-in policies (random, heuristic)"),
         (["--opponents", "{bad"], "--opponents: not a JSON mixture"),
         (["--opponents", "random,random,random"], "--opponents:"),

@@ -10,7 +10,8 @@ the round rollouts of ``training.round_rollout`` (``round-rollout[:ROLLOUTS][:z=
         [--teacher mcts:300] [--rounds 1] [--games 200] [--beta 0.5] [--epochs 4]
         [--lr 0.0003] [--batch-size 256] [--workers 2] [--seed 0]
         [--target visits|best] [--min-share 0] [--overruled-weight 1]
-        [--move-layers N] [--opponents random|'{"heuristic": 0.5, "random": 0.5}']
+        [--move-layers N] [--refit-layers N]
+        [--opponents random|'{"heuristic": 0.5, "random": 0.5}']
         [--out runs/distill/<Game>-<N>p]
 
 ``--init`` is the model to improve (e.g. the run's imitation model, or a shipped agent);
@@ -24,7 +25,10 @@ search's move is played with probability ``--beta``, the model's own (sampled) m
 otherwise, so the data covers the model's own mistakes (DAgger, as ``training.imitate``).
 The model is then fitted on all rounds' data by cross-entropy to the visit shares (a soft
 target: a near tie in the search stays a near tie) and its value head to the learner's
-return, and the next round plays with the fitted model.
+return, and the next round plays with the fitted model. ``--refit-layers N`` ends with one
+more fit: a fresh copy of ``--init``, deepened to ``N`` layers, fitted on every round's data
+(the rounds' students gather the data; the deeper network learns it once, from the init
+that played well, rather than after rounds of refitting a small one).
 
 Game i of round r is seeded ``1_000_000 + 100_000 * seed + 10_000 * r + i``: far from the
 seeds the evaluations and tables use (0-99,999). ``out/round-R.npz`` keeps each round's
@@ -254,21 +258,18 @@ def distill(
     games: int, beta: float, epochs: int, batch_size: int, lr: float, workers: int,
     seed: int = 0, data: list[Path] | None = None, quiet: bool = True,
     target: str = "visits", min_share: float = 0.0, overruled_weight: float = 1.0,
-    move_layers: int | None = None,
+    move_layers: int | None = None, refit_layers: int | None = None,
 ) -> Path:  # fmt: skip
-    """Rounds of search data and fits, starting from ``init``; saves ``out/model.zip``."""
+    """Rounds of search data and fits, starting from ``init``; saves ``out/model.zip``
+    (with ``refit_layers``: ``init`` deepened to that many layers and fitted on all the
+    rounds' data)."""
     import torch
 
-    from jungle_envs.maskable_ppo import load_maskable_ppo
     from training.common import torch_threads
     from training.selfplay import atomic_save
 
     out.mkdir(parents=True, exist_ok=True)
-    model = load_maskable_ppo(init)
-    if move_layers is not None:
-        from jungle_envs.move_policy import deepen
-
-        deepen(model, move_layers)  # the student plays as init until its first fit
+    model = deepened(init, move_layers, seed)  # plays as init until its first fit
     torch.set_num_threads(1 if workers > 1 else torch_threads(None))
     parts = [dict(np.load(path)) for path in data or []]
     student, log, start = Path(init), [], time.perf_counter()
@@ -308,16 +309,46 @@ def distill(
         log.append({"round": "data", "all_decisions": len(everything["obs"]),
                     "agreement_after": after, **losses})  # fmt: skip
         print(json.dumps(log[-1]), flush=True)
+    if refit_layers is not None and rounds > 0:
+        began, everything = time.perf_counter(), merge(parts)
+        model = deepened(init, refit_layers, seed)
+        before = agreement(model, everything)
+        losses = fit(model, everything, epochs, batch_size, lr, seed, target, min_share,
+                     overruled_weight)  # fmt: skip
+        log.append({"round": "refit", "move_layers": refit_layers,
+                    "all_decisions": len(everything["obs"]),
+                    "agreement_before": round(before, 4),
+                    "agreement_after": round(agreement(model, everything), 4), **losses,
+                    "fit_seconds": round(time.perf_counter() - began, 1)})  # fmt: skip
+        print(json.dumps(log[-1]), flush=True)
     atomic_save(model, out / "model.zip")
     settings = {"init": str(init), "teacher": teacher, "rounds": rounds, "games": games,
                 "beta": beta, "epochs": epochs, "batch_size": batch_size, "lr": lr,
                 "target": target, "min_share": min_share, "overruled_weight": overruled_weight,
-                "move_layers": move_layers, "opponents": first_opponents(config), "seed": seed,
+                "move_layers": move_layers, "refit_layers": refit_layers,
+                "opponents": first_opponents(config), "seed": seed,
                 "data": [str(p) for p in data or []]}  # fmt: skip
     record = {"env": config["env"], "players": players, "settings": settings, "rounds": log,
               "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
     atomic_write_text(out / "distill.json", json.dumps(record, indent=2))
     return out / "model.zip"
+
+
+def deepened(init: Path, move_layers: int | None, seed: int) -> Any:
+    """``init`` loaded, its move scorer deepened to ``move_layers`` (None: as it is); the
+    added blocks' starting weights come from ``seed``, so a run repeats."""
+    import torch
+
+    from jungle_envs.maskable_ppo import load_maskable_ppo
+
+    model = load_maskable_ppo(init)
+    if move_layers is not None:
+        from jungle_envs.move_policy import deepen
+
+        with torch.random.fork_rng():
+            torch.manual_seed(seed)
+            deepen(model, move_layers)
+    return model
 
 
 def check_jungle_sweep_teacher(teacher: str, config: dict[str, Any], players: int) -> None:
@@ -359,6 +390,9 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--move-layers", type=int, default=None,
                         help="deepen the model's move scorer to this many layers first "
                         "(jungle_envs.move_policy.deepen; None: keep it)")  # fmt: skip
+    parser.add_argument("--refit-layers", type=int, default=None,
+                        help="end by fitting --init, deepened to this many layers, on every "
+                        "round's data (None: the last round's student is the result)")  # fmt: skip
     parser.add_argument("--opponents", default=None,
                         help="the other seats: a built-in name, one per seat (a,b,c) or a "
                         "mixture as JSON ({\"heuristic\": 0.5, \"random\": 0.5}); None: the "
@@ -381,6 +415,9 @@ def parse_args(argv: list[str] | None = None):
         fail(f"distill: error: --min-share must be between 0 and 1, got {args.min_share}")
     if args.move_layers is not None and args.move_layers < 1:
         fail(f"distill: error: --move-layers must be >= 1, got {args.move_layers}")
+    if args.refit_layers is not None and (args.refit_layers < 1 or args.rounds == 0):
+        fail("distill: error: --refit-layers must be >= 1 and needs rounds of search "
+             "(with --rounds 0, --move-layers fits the given data from a deepened init)")
     if not (math.isfinite(args.overruled_weight) and args.overruled_weight > 0):
         fail(f"distill: error: --overruled-weight must be > 0, got {args.overruled_weight}")
     if not 0 < args.lr < 1:
@@ -447,14 +484,13 @@ def main(argv: list[str] | None = None) -> Path:
         fail(f"distill: error: --teacher: {exc}")
     if args.opponents is not None:
         config = with_opponents(config, players, args.opponents)
-    if args.move_layers is not None:  # refused before any game is played
-        from jungle_envs.maskable_ppo import load_maskable_ppo
-        from jungle_envs.move_policy import deepen
-
-        try:
-            deepen(load_maskable_ppo(args.init), args.move_layers)
-        except ValueError as exc:
-            fail(f"distill: error: --move-layers: {exc}")
+    for flag, layers in (("--move-layers", args.move_layers),
+                         ("--refit-layers", args.refit_layers)):  # fmt: skip
+        if layers is not None:  # refused before any game is played
+            try:
+                deepened(args.init, layers, args.seed)
+            except ValueError as exc:
+                fail(f"distill: error: {flag}: {exc}")
     stem = args.env.split("/")[-1].removesuffix("-v0")
     out = args.out or Path("runs") / "distill" / f"{stem}-{players}p"
     model = distill(
@@ -462,7 +498,7 @@ def main(argv: list[str] | None = None) -> Path:
         games=args.games, beta=args.beta, epochs=args.epochs, batch_size=args.batch_size,
         lr=args.lr, workers=args.workers, seed=args.seed, data=args.data, quiet=False,
         target=args.target, min_share=args.min_share, overruled_weight=args.overruled_weight,
-        move_layers=args.move_layers,
+        move_layers=args.move_layers, refit_layers=args.refit_layers,
     )  # fmt: skip
     print(f"model: {model}")
     return model

@@ -433,6 +433,7 @@ DISTILL_ARGS: dict[str, Rule] = {
     "min_share": number(0, 1),
     "overruled_weight": number(0, above=True),
     "move_layers": integer(1),
+    "refit_layers": integer(1),
     "workers": integer(1),
     "seed": integer(0, 2**31 - 1),
 }
