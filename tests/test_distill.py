@@ -157,7 +157,7 @@ def test_a_refit_fits_a_deepened_init_on_every_rounds_data(tmp_path):
                               "--workers", "1", "--refit-layers", "3", "--opponents",
                               "random", "--out", str(out)])  # fmt: skip
         runs.append((out, model))
-    (out, model), (again, model_again) = runs
+    (out, model), (_again, model_again) = runs
     record = json.loads((out / "distill.json").read_text())
     assert record["settings"]["refit_layers"] == 3
     refit = record["rounds"][-1]

@@ -416,8 +416,10 @@ def parse_args(argv: list[str] | None = None):
     if args.move_layers is not None and args.move_layers < 1:
         fail(f"distill: error: --move-layers must be >= 1, got {args.move_layers}")
     if args.refit_layers is not None and (args.refit_layers < 1 or args.rounds == 0):
-        fail("distill: error: --refit-layers must be >= 1 and needs rounds of search "
-             "(with --rounds 0, --move-layers fits the given data from a deepened init)")
+        fail(
+            "distill: error: --refit-layers must be >= 1 and needs rounds of search "
+            "(with --rounds 0, --move-layers fits the given data from a deepened init)"
+        )
     if not (math.isfinite(args.overruled_weight) and args.overruled_weight > 0):
         fail(f"distill: error: --overruled-weight must be > 0, got {args.overruled_weight}")
     if not 0 < args.lr < 1:
