@@ -75,7 +75,8 @@ def test_the_fit_follows_the_values_where_they_outweigh_the_anchor(data):
     ahead = level["values"].copy()
     ahead[rows, other] = 0.5  # another move far ahead at every decision
     ahead = dict(level, values=ahead)
-    advantage.fit(model, ahead, 0.05, 100, 16, 1e-3, 0, anchor="model")
+    # the shipped agent's 3-layer move scorer needs more passes than 1 layer did
+    advantage.fit(model, ahead, 0.05, 200, 16, 1e-3, 0, anchor="model")
     picks = advantage.choices(model, ahead)
     assert (picks == other).mean() > 0.9
     report = advantage.describe_choices(picks, ahead)
@@ -84,11 +85,23 @@ def test_the_fit_follows_the_values_where_they_outweigh_the_anchor(data):
 
 
 def test_anchored_on_itself_with_no_value_gaps_the_model_keeps_its_choices(data):
+    import torch
+
+    from training.distill import policy_outputs
+
     level = dict(data, values=np.where(data["masks"], 0.0, np.nan).astype(np.float32))
     model = load_maskable_ppo(AGENT)
     before = advantage.choices(model, level)
+    with torch.no_grad():
+        log_probs, _ = policy_outputs(model.policy, torch.as_tensor(level["obs"]),
+                                      level["masks"].astype(bool))  # fmt: skip
+    top_two = np.sort(log_probs.exp().numpy(), axis=1)[:, -2:]
+    # where two moves are near a tie, the minibatches' noise may swap them: the claim is
+    # about the choices the model makes clearly (its top move 0.1 likelier than the next)
+    clear = top_two[:, 1] - top_two[:, 0] >= 0.1
+    assert clear.mean() > 0.5
     advantage.fit(model, level, 0.1, 20, 16, 1e-3, 0, anchor="model")
-    assert (advantage.choices(model, level) == before).mean() > 0.95
+    assert (advantage.choices(model, level) == before)[clear].mean() > 0.95
 
 
 @pytest.mark.parametrize(
