@@ -102,7 +102,7 @@ def test_paired_comparison_is_seeded():
 
 
 def test_as_a_teacher_it_answers_from_the_state_with_a_one_hot_and_says_when_it_overrules():
-    from training.distill import make_teacher
+    from training.search_data import make_teacher
 
     env = gym.make("jungle_envs/JungleSweep-v0", num_players=4, opponents="heuristic",
                    move_features=True)  # fmt: skip

@@ -147,7 +147,7 @@ def test_names_settings_and_refusals():
 
 
 def test_distill_builds_it_by_name():
-    from training.distill import make_teacher
+    from training.search_data import make_teacher
 
     game = jungle_envs.make_game("JungleSweep", num_players=4)
     teacher = make_teacher("round-rollout:16:rival=0.5", game)

@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import time
 from pathlib import Path
 from typing import Any
@@ -53,95 +52,15 @@ from jungle_envs.core.files import atomic_write_text
 from training import cli
 from training.config import ConfigError, load_config
 from training.imitate import first_opponents
+from training.move_targets import TARGETS, TEMPERATURE, move_targets
+from training.search_data import (
+    BROOM_TEACHER,
+    JUNGLE_SWEEP_TEACHERS,
+    ROUND_TEACHER,
+    check_jungle_sweep_teacher,
+    search_data,
+)
 from training.validate import check_config, fail, split_opponents
-
-SEED_BASE = 1_000_000  # distillation games stay clear of evaluation seeds (0-99,999)
-
-
-def game_seed(seed: int, round_: int, index: int) -> int:
-    return SEED_BASE + 100_000 * seed + 10_000 * round_ + index
-
-
-def _play(job: tuple) -> dict[str, np.ndarray]:
-    """Worker: play the games of ``indices`` and return the learner's decisions."""
-    env_id, players, options, opponents, teacher, student, beta, gamma, seed, round_, indices = job
-    import gymnasium
-    import torch
-
-    from jungle_envs.maskable_ppo import load_maskable_ppo
-
-    torch.set_num_threads(1)
-    env = gymnasium.make(env_id, num_players=players, opponents=opponents, **options)
-    game = env.unwrapped.game
-    search = make_teacher(teacher, game)
-    model = load_maskable_ppo(student)
-    keys = ("obs", "masks", "visits", "returns", "won", "overruled")
-    columns: dict[str, list] = {k: [] for k in keys}
-    for i in indices:
-        s = game_seed(seed, round_, i)
-        rng = np.random.default_rng(s)  # the search's and the mixing draws, not the dice
-        obs, info = env.reset(seed=s)
-        rewards, done, start = [], False, len(columns["obs"])
-        while not done:
-            mask = env.unwrapped.action_masks()
-            move = search.act_state(env.unwrapped.state, env.unwrapped.agent_seat, mask, rng)
-            columns["obs"].append(obs)
-            columns["masks"].append(mask)
-            columns["visits"].append(search.visits / search.visits.sum())
-            columns["overruled"].append(bool(getattr(search, "overruled", False)))
-            if rng.random() >= beta:
-                with torch.no_grad():
-                    dist = model.policy.get_distribution(
-                        torch.as_tensor(obs[None]), action_masks=mask[None]
-                    )
-                    probs = dist.distribution.probs[0].numpy().astype(np.float64)
-                move = int(rng.choice(len(probs), p=probs / probs.sum()))
-            obs, reward, terminated, truncated, info = env.step(move)
-            rewards.append(reward)
-            done = terminated or truncated
-        to_go, returns = 0.0, []
-        for reward in reversed(rewards):
-            to_go = reward + gamma * to_go
-            returns.append(to_go)
-        columns["returns"].extend(reversed(returns))
-        columns["won"].extend([env.unwrapped.agent_seat in info.get("winners", [])] * (
-            len(columns["obs"]) - start))  # fmt: skip
-    env.close()
-    return {k: np.asarray(v) for k, v in columns.items()}
-
-
-def make_teacher(teacher: str, game: Any) -> Any:
-    """A search by its name, or one of Jungle Sweep's teachers: the broom lookahead (rule
-    based) or the round rollouts."""
-    if teacher.startswith(ROUND_TEACHER):
-        from training.round_rollout import RoundRollout
-
-        return RoundRollout.from_name(teacher, game)
-    if teacher.startswith(BROOM_TEACHER):
-        from training.broom_lookahead import BroomLookahead
-
-        return BroomLookahead.from_name(teacher, game)
-    from jungle_envs.core.policies import make_policy
-
-    return make_policy(teacher, game)
-
-
-def search_data(
-    config: dict[str, Any], players: int, student: Path, teacher: str, games: int,
-    beta: float, workers: int, seed: int, round_: int, quiet: bool = True,
-) -> dict[str, np.ndarray]:  # fmt: skip
-    """One round of search data over ``workers`` processes (the result does not depend
-    on their number: every game has its own seed)."""
-    chunks = [list(range(k, min(k + 4, games))) for k in range(0, games, 4)]
-    gamma = config["ppo"]["gamma"]
-    jobs = [(config["env"], players, config["env_options"], first_opponents(config), teacher,
-             str(student), beta, gamma, seed, round_, chunk) for chunk in chunks]  # fmt: skip
-    if workers <= 1:
-        parts = list(cli.progress(map(_play, jobs), len(jobs), "search games", quiet))
-    else:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = list(cli.progress(pool.imap(_play, jobs), len(jobs), "search games", quiet))
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
 def policy_outputs(policy: Any, obs: Any, masks: np.ndarray) -> tuple[Any, Any]:
@@ -170,39 +89,10 @@ def agreement(model: Any, data: dict[str, np.ndarray]) -> float:
     return float((log_probs.argmax(1).numpy() == data["visits"].argmax(1)).mean())
 
 
-TARGETS = ("visits", "best")
-# The rule-based teacher of ``training.broom_lookahead`` (Jungle Sweep, 3 to 6 players).
-BROOM_TEACHER = "broom-lookahead"
-# The round rollouts of ``training.round_rollout`` (Jungle Sweep).
-ROUND_TEACHER = "round-rollout"
-JUNGLE_SWEEP_TEACHERS = (BROOM_TEACHER, ROUND_TEACHER)
-
-
-def move_targets(
-    visits: np.ndarray, target: str, min_share: float,
-    overruled: np.ndarray | None = None, overruled_weight: float = 1.0,
-) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """What the move loss fits at each decision and how much it counts: the visit shares
-    (``visits``) or the most visited move alone (``best``: the move the search plays);
-    a decision whose most visited move has under ``min_share`` of the visits is left out
-    of the move loss (the value head still learns from it), and one where the rollout
-    teacher overruled the heuristic counts ``overruled_weight`` times (they are a few in
-    a hundred, and the only ones where the teacher says more than the heuristic)."""
-    best = visits.argmax(1)
-    if target == "best":
-        chosen = np.zeros_like(visits)
-        chosen[np.arange(len(visits)), best] = 1.0
-    else:
-        chosen = visits
-    weights = (visits[np.arange(len(visits)), best] >= min_share).astype(np.float32)
-    if overruled is not None:
-        weights = weights * np.where(overruled, overruled_weight, 1.0).astype(np.float32)
-    return chosen.astype(np.float32), weights
-
-
 def fit(
     model: Any, data: dict[str, np.ndarray], epochs: int, batch_size: int, lr: float,
     seed: int, target: str = "visits", min_share: float = 0.0, overruled_weight: float = 1.0,
+    temperature: float = TEMPERATURE,
 ) -> dict[str, float]:  # fmt: skip
     """Cross-entropy to the move targets (``move_targets``) plus ``vf_coef`` x the value
     error (over the returns' variance, as ``training.imitate.fit``)."""
@@ -214,7 +104,7 @@ def fit(
     obs, masks = data["obs"], data["masks"].astype(bool)
     visits, weights = move_targets(
         data["visits"].astype(np.float64), target, min_share, data.get("overruled"),
-        overruled_weight,
+        overruled_weight, data.get("values"), temperature,
     )  # fmt: skip
     returns = data["returns"].astype(np.float32)
     scale = max(float(returns.var()), 1.0)
@@ -259,6 +149,7 @@ def distill(
     seed: int = 0, data: list[Path] | None = None, quiet: bool = True,
     target: str = "visits", min_share: float = 0.0, overruled_weight: float = 1.0,
     move_layers: int | None = None, refit_layers: int | None = None,
+    temperature: float = TEMPERATURE,
 ) -> Path:  # fmt: skip
     """Rounds of search data and fits, starting from ``init``; saves ``out/model.zip``
     (with ``refit_layers``: ``init`` deepened to that many layers and fitted on all the
@@ -285,7 +176,7 @@ def distill(
         overruled = overruled_only(part)
         overruled_before = agreement(model, overruled) if overruled else None
         losses = fit(model, everything, epochs, batch_size, lr, seed + r, target, min_share,
-                     overruled_weight)  # fmt: skip
+                     overruled_weight, temperature)  # fmt: skip
         student = out / f"round-{r}.zip"
         atomic_save(model, student)
         entry = {"round": r, "games": games, "decisions": len(part["obs"]),
@@ -304,7 +195,7 @@ def distill(
     if rounds == 0:  # fit the given data only
         everything = merge(parts)
         losses = fit(model, everything, epochs, batch_size, lr, seed, target, min_share,
-                     overruled_weight)  # fmt: skip
+                     overruled_weight, temperature)  # fmt: skip
         after = round(agreement(model, everything), 4)
         log.append({"round": "data", "all_decisions": len(everything["obs"]),
                     "agreement_after": after, **losses})  # fmt: skip
@@ -314,7 +205,7 @@ def distill(
         model = deepened(init, refit_layers, seed)
         before = agreement(model, everything)
         losses = fit(model, everything, epochs, batch_size, lr, seed, target, min_share,
-                     overruled_weight)  # fmt: skip
+                     overruled_weight, temperature)  # fmt: skip
         log.append({"round": "refit", "move_layers": refit_layers,
                     "all_decisions": len(everything["obs"]),
                     "agreement_before": round(before, 4),
@@ -324,7 +215,8 @@ def distill(
     atomic_save(model, out / "model.zip")
     settings = {"init": str(init), "teacher": teacher, "rounds": rounds, "games": games,
                 "beta": beta, "epochs": epochs, "batch_size": batch_size, "lr": lr,
-                "target": target, "min_share": min_share, "overruled_weight": overruled_weight,
+                "target": target, "temperature": temperature, "min_share": min_share,
+                "overruled_weight": overruled_weight,
                 "move_layers": move_layers, "refit_layers": refit_layers,
                 "opponents": first_opponents(config), "seed": seed,
                 "data": [str(p) for p in data or []]}  # fmt: skip
@@ -351,20 +243,6 @@ def deepened(init: Path, move_layers: int | None, seed: int) -> Any:
     return model
 
 
-def check_jungle_sweep_teacher(teacher: str, config: dict[str, Any], players: int) -> None:
-    """Raise ValueError unless the broom lookahead or the round rollouts can teach this run."""
-    import gymnasium
-
-    if not config["env"].endswith("JungleSweep-v0"):
-        head = teacher.split(":")[0]
-        raise ValueError(f"{head} teaches Jungle Sweep only, not {config['env']}")
-    env = gymnasium.make(config["env"], num_players=players, **config["env_options"])
-    try:
-        make_teacher(teacher, env.unwrapped.game)
-    finally:
-        env.close()
-
-
 def parse_args(argv: list[str] | None = None):
     parser = cli.parser("training.distill", __doc__)
     parser.add_argument("--env", type=cli.env_id, required=True, help="env id or game name")
@@ -381,7 +259,10 @@ def parse_args(argv: list[str] | None = None):
     parser.add_argument("--batch-size", type=int, default=256, help="minibatch size")
     parser.add_argument("--lr", type=float, default=3e-4, help="learning rate of the fit")
     parser.add_argument("--target", choices=TARGETS, default="visits",
-                        help="fit the visit shares, or the most visited move alone")  # fmt: skip
+                        help="fit the visit shares, the teacher's move alone, or a softmax "
+                        "of the teacher's move values (training.move_targets)")  # fmt: skip
+    parser.add_argument("--temperature", type=float, default=TEMPERATURE,
+                        help="the values target's softmax temperature, in value units")  # fmt: skip
     parser.add_argument("--min-share", type=float, default=0.0,
                         help="skip decisions whose top move has a smaller share")  # fmt: skip
     parser.add_argument("--overruled-weight", type=float, default=1.0,
@@ -420,6 +301,11 @@ def parse_args(argv: list[str] | None = None):
             "distill: error: --refit-layers must be >= 1 and needs rounds of search "
             "(with --rounds 0, --move-layers fits the given data from a deepened init)"
         )
+    if not (math.isfinite(args.temperature) and args.temperature > 0):
+        fail(f"distill: error: --temperature must be > 0, got {args.temperature}")
+    if args.target == "values" and args.rounds and not args.teacher.startswith(ROUND_TEACHER):
+        fail(f"distill: error: --target values needs a teacher that values every move "
+             f"({ROUND_TEACHER}...), got {args.teacher!r}")  # fmt: skip
     if not (math.isfinite(args.overruled_weight) and args.overruled_weight > 0):
         fail(f"distill: error: --overruled-weight must be > 0, got {args.overruled_weight}")
     if not 0 < args.lr < 1:
@@ -434,6 +320,10 @@ def parse_args(argv: list[str] | None = None):
     for path in [args.init, *args.data]:
         if not path.is_file():
             fail(f"distill: error: no such file: {path}")
+    for path in args.data if args.target == "values" else []:
+        if "values" not in np.load(path).files:
+            fail(f"distill: error: --target values: {path} has no move values (a "
+                 f"{ROUND_TEACHER} round saves them)")  # fmt: skip
     return args
 
 
@@ -501,6 +391,7 @@ def main(argv: list[str] | None = None) -> Path:
         lr=args.lr, workers=args.workers, seed=args.seed, data=args.data, quiet=False,
         target=args.target, min_share=args.min_share, overruled_weight=args.overruled_weight,
         move_layers=args.move_layers, refit_layers=args.refit_layers,
+        temperature=args.temperature,
     )  # fmt: skip
     print(f"model: {model}")
     return model
