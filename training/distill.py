@@ -9,8 +9,8 @@ the round rollouts of ``training.round_rollout`` (``round-rollout[:ROLLOUTS][:z=
     python -m training.distill --env ElephantFestival --init MODEL [--players 4]
         [--teacher mcts:300] [--rounds 1] [--games 200] [--beta 0.5] [--epochs 4]
         [--lr 0.0003] [--batch-size 256] [--workers 2] [--seed 0]
-        [--target visits|best] [--min-share 0] [--overruled-weight 1]
-        [--move-layers N] [--refit-layers N]
+        [--target visits|best|values] [--temperature 0.05] [--min-share 0]
+        [--overruled-weight 1] [--move-layers N] [--refit-layers N]
         [--opponents random|'{"heuristic": 0.5, "random": 0.5}']
         [--out runs/distill/<Game>-<N>p]
 
@@ -24,7 +24,9 @@ root visits per move is kept as the target (the rollout and broom teachers': the
 search's move is played with probability ``--beta``, the model's own (sampled) move
 otherwise, so the data covers the model's own mistakes (DAgger, as ``training.imitate``).
 The model is then fitted on all rounds' data by cross-entropy to the visit shares (a soft
-target: a near tie in the search stays a near tie) and its value head to the learner's
+target: a near tie in the search stays a near tie; ``--target best``: the teacher's move
+alone; ``--target values``: a softmax of the round rollouts' value of each move at
+``--temperature``, see ``training.move_targets``) and its value head to the learner's
 return, and the next round plays with the fitted model. ``--refit-layers N`` ends with one
 more fit: a fresh copy of ``--init``, deepened to ``N`` layers, fitted on every round's data
 (the rounds' students gather the data; the deeper network learns it once, from the init

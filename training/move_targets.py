@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 TARGETS = ("visits", "best", "values")
-TEMPERATURE = 0.1  # in the teacher's value unit: coconuts, for the round rollouts
+TEMPERATURE = 0.05  # in the teacher's value unit: coconuts, for the round rollouts
 
 
 def value_shares(values: np.ndarray, temperature: float) -> tuple[np.ndarray, np.ndarray]:
