@@ -140,6 +140,18 @@ CASES = [
         {},
         "a stage of distill ships its final model",
     ),
+    (
+        "distill stage values target without move values",
+        ["--set", 'stages=[{"name": "a", "distill": {"teacher": "mcts:300", "target": "values"}}]'],
+        {},
+        'target "values" needs a round-rollout teacher',
+    ),
+    (
+        "distill stage temperature",
+        ["--set", 'stages=[{"name": "a", "distill": {"temperature": 0}}]'],
+        {},
+        "stages[0].distill.temperature",
+    ),
 ]
 
 

@@ -477,6 +477,11 @@ def check_recipe_stages(config: dict[str, Any]) -> None:
                     raise ConfigError(
                         f"{where}.{kind}.{key} must be {rules[key].allowed}, got {shown(value)}"
                     )
+            args = stage[kind]
+            if args.get("target") == "values" and not str(args.get("teacher", "")).startswith(
+                "round-rollout"
+            ):
+                raise ConfigError(f'{where}.distill: target "values" needs a round-rollout teacher')
             continue
         if stage.get("select", "final") not in ("final", "validation"):
             raise ConfigError(f'{where}.select must be "final" or "validation"')
