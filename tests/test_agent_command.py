@@ -85,6 +85,30 @@ def test_a_distill_stage_fits_the_model_before_to_its_teacher_and_ships_it(tmp_p
     assert shipped["timesteps"] == first["timesteps"]  # a fit adds no PPO steps
 
 
+def test_a_distill_stage_fits_an_earlier_stage_s_rounds_too_against_its_own_opponents(
+    tmp_path,
+):
+    out = tmp_path / "run"
+    first = {"teacher": "round-rollout:2", "rounds": 1, "games": 2, "workers": 1, "epochs": 1,
+             "target": "values", "seed": 3}  # fmt: skip
+    second = {**first, "teacher": "round-rollout:2:field=random", "seed": 4,
+              "opponents": {"random": 1.0}, "data_from": ["heuristic-field"]}  # fmt: skip
+    stages = [{"name": "heuristic-field", "distill": first},
+              {"name": "random-field", "distill": second}]  # fmt: skip
+    tiny = [*TINY, "imitate.rounds=0", f"stages={json.dumps(stages)}"]
+    argv = ["--game", "JungleSweep", "--players", "2", "--select", "2", "--workers", "1",
+            "--out", str(out)] + [arg for value in tiny for arg in ("--set", value)]  # fmt: skip
+    record = agent.main(argv)
+    assert record["selected"] == "stage-2-random-field/model.zip"
+    earlier = json.loads((out / "stage-1-heuristic-field" / "distill.json").read_text())
+    log = json.loads((out / "stage-2-random-field" / "distill.json").read_text())
+    assert log["settings"]["data"] == [str(out / "stage-1-heuristic-field" / "round-0.npz")]
+    assert log["settings"]["opponents"] == {"random": 1.0}
+    assert earlier["settings"]["opponents"] != log["settings"]["opponents"]
+    own, before = log["rounds"][0], earlier["rounds"][0]
+    assert own["all_decisions"] == own["decisions"] + before["decisions"] > own["decisions"]
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 import jungle_envs
+from jungle_envs.core.compiled import event_replay
 from jungle_envs.core.compiled.lockstep import FixedUniform
-from jungle_envs.core.compiled.rng import CHANCE_STREAM, uniform
+from jungle_envs.core.compiled.rng import CHANCE_STREAM
 from jungle_envs.core.game import CHANCE
 from jungle_envs.games.jungle_sweep.tables import DRAW_COCONUT, GAME_OVER
 from training.round_rollout import RoundRollout, compare_with_heuristic, main
@@ -37,20 +38,27 @@ def decision_states(players: int, games: int, seed: int):
     env.close()
 
 
-def reference_round(game, state, action: int, seed: int) -> np.ndarray:
-    """The round played out on the rules engine with the heuristic in every seat and the
-    chance draws of the kernel's stream: each seat's coconuts awarded at its end."""
+def reference_round(
+    game, state, seat: int, action: int, seed: int, field: str = "heuristic"
+) -> np.ndarray:
+    """The round played out on the rules engine after ``seat``'s ``action``, with the
+    heuristic in ``seat`` and ``field`` (the heuristic, or a random legal move) in the
+    others, and the chance and random draws of the kernel's streams, in plain Python ints:
+    each seat's coconuts awarded at its end."""
     world, heuristic = state.copy(), game.heuristic_policy()
-    streams = np.array([seed, seed], dtype=np.uint64)
+    streams = [seed, seed]
     start = world.round
     game._apply_action(world, action)
     while world.phase not in (DRAW_COCONUT, GAME_OVER) and world.round == start:
         player = game.current_player(world)
         if player == CHANCE:
-            u = uniform(streams, CHANCE_STREAM)
+            u = event_replay.uniform(streams, CHANCE_STREAM)
             game._apply_chance(world, game.sample_chance(world, FixedUniform(u)))
             continue
         mask = game.legal_mask(world)
+        if field == "random" and player != seat:
+            game._apply_action(world, event_replay.random_legal(mask, streams))
+            continue
         game._apply_action(world, int(heuristic.act(game.observe(world, player), mask, None)))
     awards = np.zeros(game.num_players)
     if world.phase == DRAW_COCONUT:
@@ -59,23 +67,32 @@ def reference_round(game, state, action: int, seed: int) -> np.ndarray:
     return awards
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 6])
-def test_the_kernel_plays_the_round_as_the_reference_does(players):
-    checked = 0
-    for n, (game, state, _seat, mask) in enumerate(decision_states(players, 4, 500 * players)):
+@pytest.mark.parametrize(
+    "players, field",
+    [(2, "heuristic"), (3, "heuristic"), (4, "heuristic"), (6, "heuristic"),
+     (2, "random"), (4, "random"), (5, "random")],
+)  # fmt: skip
+def test_the_kernel_plays_the_round_as_the_reference_does(players, field):
+    checked = differs = 0
+    for n, (game, state, seat, mask) in enumerate(decision_states(players, 4, 500 * players)):
         if n % 5:
             continue
-        teacher = RoundRollout(game, rollouts=3)
+        teacher = RoundRollout(game, rollouts=3, field=field)
         legal = np.flatnonzero(mask)
         seeds = np.array([11 + n, 2**63 + n, 7 * n + 1], dtype=np.uint64)
-        awards = teacher.round_awards(state, legal, seeds)
+        awards = teacher.round_awards(state, seat, legal, seeds)
         for i, action in enumerate(legal.tolist()):
             for k, seed in enumerate(seeds.tolist()):
-                want = reference_round(game, state, action, seed)
+                want = reference_round(game, state, seat, action, seed, field)
                 assert awards[i, k].tolist() == want.tolist(), (players, n, action, seed)
                 checked += 1
         assert awards.sum() > 0
+        if field == "random":  # the field's moves are the kernel's, not the heuristic's
+            differs += not np.array_equal(
+                awards, RoundRollout(game, rollouts=3).round_awards(state, seat, legal, seeds)
+            )
     assert checked > 40
+    assert field == "heuristic" or differs > 0
 
 
 def test_what_a_seat_cannot_see_does_not_change_its_move():
@@ -126,12 +143,15 @@ def test_names_settings_and_refusals():
     teacher = RoundRollout.from_name("round-rollout:64:z=0.5:rival=0", game)
     assert (teacher.rollouts, teacher.z, teacher.rival) == (64, 0.5, 0.0)
     assert RoundRollout.from_name("round-rollout", game).rollouts == 32
+    assert RoundRollout.from_name("round-rollout", game).field == "heuristic"
+    assert RoundRollout.from_name("round-rollout:8:field=random", game).field == "random"
     for name, message in [
         ("round-rollout:x", "number of rollouts"),
         ("round-rollout:1", "rollouts must be an integer >= 2"),
         ("round-rollout:8:z=-1", "z must be"),
         ("round-rollout:8:rival=11", "rival must be"),
         ("round-rollout:8:depth=2", "unknown setting 'depth'"),
+        ("round-rollout:8:field=mcts", "field must be one of heuristic, random"),
         ("round-rollout:8:9", "is not round-rollout"),
         ("rollout:8", "is not round-rollout"),
     ]:
@@ -141,7 +161,10 @@ def test_names_settings_and_refusals():
         RoundRollout(jungle_envs.make_game("TropicRace", num_players=4))
     with pytest.raises(TypeError, match="from the game state"):
         teacher.act(np.zeros(3), np.ones(6, dtype=np.int8), None)
-    for argv in (["--players", "7"], ["--rollouts", "1"], ["--games", "1"], ["--z", "-1"]):
+    for argv in (
+        ["--players", "7"], ["--rollouts", "1"], ["--games", "1"], ["--z", "-1"],
+        ["--field", "mcts"],
+    ):  # fmt: skip
         with pytest.raises(SystemExit):
             main(argv)
 

@@ -152,6 +152,47 @@ CASES = [
         {},
         "stages[0].distill.temperature",
     ),
+    (
+        "distill stage data from a later or unknown stage",
+        [
+            "--set",
+            'stages=[{"name": "a", "distill": {"data_from": ["b"]}}, {"name": "b", "distill": {}}]',
+        ],
+        {},
+        "stages[0].distill.data_from: 'b' is not an earlier distill stage",
+    ),
+    (
+        "distill stage data from a training stage",
+        [
+            "--set",
+            'stages=[{"name": "a", "set": {}}, {"name": "b", "distill": {"data_from": ["a"]}}]',
+        ],
+        {},
+        "stages[1].distill.data_from: 'a' is not an earlier distill stage",
+    ),
+    (
+        "distill stage values from a stage without move values",
+        [
+            "--set",
+            'stages=[{"name": "a", "distill": {"teacher": "mcts:8"}}, {"name": "b", '
+            '"distill": {"teacher": "round-rollout", "target": "values",'
+            ' "data_from": ["a"]}}]',
+        ],
+        {},
+        "stage 'a''s teacher 'mcts:8' does not value moves",
+    ),
+    (
+        "distill stage opponents",
+        ["--set", 'stages=[{"name": "a", "distill": {"opponents": "random,oracle"}}]'],
+        {},
+        "stages[0].distill.opponents names an unknown opponent 'oracle'",
+    ),
+    (
+        "distill stage opponents mixture",
+        ["--set", 'stages=[{"name": "a", "distill": {"opponents": {"pool": 1}}}]'],
+        {},
+        "stages[0].distill.opponents",
+    ),
 ]
 
 

@@ -19,6 +19,7 @@ replaces the package's agent (``jungle_envs/agents``), ``--dest`` writes elsewhe
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -75,7 +76,7 @@ def make_agent(
         if "allseat" in stage:
             model, selection = run_allseat(game, players, run, shipped, stage, overrides), None
         elif "distill" in stage:
-            model, selection = run_distill(game, players, run, shipped, stage), None
+            model, selection = run_distill(game, players, run, shipped, stage, out), None
         else:
             stage_sets = [f"init={shipped}", "imitate.rounds=0", "stages=[]"]
             stage_sets += [f"{key}={json.dumps(value)}" for key, value in stage["set"].items()]
@@ -132,14 +133,35 @@ def run_allseat(
     return run / "model.zip"
 
 
-def run_distill(game: str, players: int, run: Path, init: Path, stage: dict[str, Any]) -> Path:
-    """A distillation stage (``training.distill``) from ``init``; its fitted model."""
+def run_distill(
+    game: str, players: int, run: Path, init: Path, stage: dict[str, Any], out: Path
+) -> Path:
+    """A distillation stage (``training.distill``) from ``init``; its fitted model. Its
+    ``data_from`` names earlier stages of this recipe run (folders of ``out``) whose
+    rounds it fits on as well."""
     from training import distill
 
     argv = ["--env", game, "--players", str(players), "--init", str(init), "--out", str(run)]
     for key, value in stage["distill"].items():
-        argv += [f"--{key.replace('_', '-')}", str(value)]
+        if key == "data_from":
+            argv += ["--data", *map(str, stage_rounds(out, value))]
+        elif isinstance(value, dict):  # an opponents mixture, as --opponents reads it
+            argv += [f"--{key.replace('_', '-')}", json.dumps(value)]
+        else:
+            argv += [f"--{key.replace('_', '-')}", str(value)]
     return distill.main(argv)
+
+
+def stage_rounds(out: Path, names: list[str]) -> list[Path]:
+    """The round data (``round-R.npz``) of the earlier stages ``names`` of the run ``out``."""
+    found = []
+    for name in names:
+        folders = [p for p in out.glob("stage-*") if re.fullmatch(rf"stage-\d+-{name}", p.name)]
+        rounds = sorted(path for folder in folders for path in folder.glob("round-*.npz"))
+        if not rounds:
+            raise FileNotFoundError(f"stage {name!r} left no round data under {out}")
+        found += rounds
+    return found
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

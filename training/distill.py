@@ -4,7 +4,8 @@ without its self-play: the search here rolls out with the heuristic). The teache
 IS-MCTS search (``mcts...``), the rollout-improved heuristic (``rollout...``: the
 heuristic's move unless paired rollouts show another one better), or, in Jungle Sweep,
 the broom lookahead of ``training.broom_lookahead`` (``broom-lookahead[:BLEND[:RIVAL]]``) or
-the round rollouts of ``training.round_rollout`` (``round-rollout[:ROLLOUTS][:z=Z][:rival=R]``).
+the round rollouts of ``training.round_rollout``
+(``round-rollout[:ROLLOUTS][:z=Z][:rival=R][:field=F]``).
 
     python -m training.distill --env ElephantFestival --init MODEL [--players 4]
         [--teacher mcts:300] [--rounds 1] [--games 200] [--beta 0.5] [--epochs 4]

@@ -1,7 +1,8 @@
 """Jungle Sweep's heuristic improved by paired rollouts to the end of the round: a cheap teacher.
 
     python -m training.round_rollout --players 4 [--rollouts 32] [--z 1] [--rival 0.3]
-        [--opponents heuristic] [--games 2000] [--seed 168000] [--workers 2] [--json]
+        [--field heuristic] [--opponents heuristic] [--games 2000] [--seed 168000]
+        [--workers 2] [--json]
 
 The rollout-improved heuristic (``rollout:400``, ``jungle_envs/search/rollout.py``) plays
 every move out to the end of the game and compares wins: a 4-player win is one outcome in
@@ -9,8 +10,10 @@ four and three more rounds of dice lie between a move and it, so 400 playouts a 
 needed and a decision costs a quarter of a second. In Jungle Sweep a move's effect is in
 its round: the broom's sweeps decide the coconuts awarded when the round ends, and their
 values are drawn at random afterwards. So this teacher plays each legal move out to the
-end of the round only, with the heuristic in every seat (the compiled twin's
-``round_awards``), and values it by the coconuts awarded to its seat less ``rival`` x
+end of the round only, with the heuristic in its own seat and, by ``field``, the
+heuristic or uniformly random legal moves in the others (the compiled twin's
+``round_awards``; ``field=random`` expects the field of random players that the paired
+tables' second row plays in), and values it by the coconuts awarded to its seat less ``rival`` x
 those of the leading opponent (the most coconuts so far, which every seat sees: the game
 is won on the total). Rollout k of every move draws the same dice stream, so two moves are
 compared on the same luck; the heuristic's move stands unless another one's mean beats it
@@ -19,9 +22,9 @@ by more than ``z`` standard errors of the paired difference.
 It reads what its seat sees: the ring, the monkeys, the dice pool, the coconut counts; a
 rollout stops before any coconut is drawn, so the hidden values never enter. At 2 players
 a seat's two monkeys' awards add up. As a distillation teacher
-(``training.distill --teacher round-rollout[:ROLLOUTS][:z=Z][:rival=R]``) it answers as the
-other rollout teacher does: ``visits`` a one-hot of its move, ``values`` each legal move's
-mean, ``overruled`` whether it left the heuristic. The paired comparison with the
+(``training.distill --teacher round-rollout[:ROLLOUTS][:z=Z][:rival=R][:field=F]``) it
+answers as the other rollout teacher does: ``visits`` a one-hot of its move, ``values``
+each legal move's mean, ``overruled`` whether it left the heuristic. The paired comparison with the
 heuristic in its seat is the command above (one game in seat ``i mod N`` per seed, as
 ``training.compare``).
 """
@@ -38,7 +41,8 @@ ENV_ID = "jungle_envs/JungleSweep-v0"
 TEACHER = "round-rollout"
 # The settings chosen on seeds 168,000-169,999 (docs/training.md).
 ROLLOUTS, Z, RIVAL = 32, 1.0, 0.3
-NAMED = {"z": float, "rival": float}
+FIELD = "heuristic"
+NAMED = {"z": float, "rival": float, "field": str}
 
 
 class RoundRollout:
@@ -48,9 +52,11 @@ class RoundRollout:
     uses_observation = False
 
     def __init__(
-        self, game: Any, rollouts: int = ROLLOUTS, z: float = Z, rival: float = RIVAL
-    ) -> None:
+        self, game: Any, rollouts: int = ROLLOUTS, z: float = Z, rival: float = RIVAL,
+        field: str = FIELD,
+    ) -> None:  # fmt: skip
         from jungle_envs.core.compiled.twin import Twin
+        from jungle_envs.games.jungle_sweep.compiled.round_rollout import FIELDS
 
         if not game.spec.env_name.startswith("JungleSweep"):
             raise ValueError(f"{TEACHER} teaches Jungle Sweep only, not {game.spec.env_name}")
@@ -60,7 +66,10 @@ class RoundRollout:
             raise ValueError(f"z must be a number >= 0, got {z!r}")
         if not (math.isfinite(rival) and 0 <= rival <= 10):
             raise ValueError(f"rival must be in [0, 10], got {rival!r}")
+        if field not in FIELDS:
+            raise ValueError(f"field must be one of {', '.join(FIELDS)}, got {field!r}")
         self.game, self.rollouts, self.z, self.rival = game, rollouts, z, rival
+        self.field, self.field_code = field, FIELDS[field]
         self.twin = Twin(game)  # raises TwinUnavailable for options the twin lacks
         self.heuristic = game.heuristic_policy()
         actions = game.spec.num_actions
@@ -73,12 +82,13 @@ class RoundRollout:
 
     @classmethod
     def from_name(cls, name: str, game: Any) -> RoundRollout:
-        """``round-rollout``, ``round-rollout:64``, ``round-rollout:32:z=1:rival=0.3``."""
+        """``round-rollout``, ``round-rollout:64``, ``round-rollout:32:z=1:rival=0.3``,
+        ``round-rollout:field=random``."""
         from jungle_envs.search.worlds import named_settings, split_name
 
         head, parts, named = split_name(name)
         if head != TEACHER or len(parts) > 1:
-            raise ValueError(f"{name!r} is not {TEACHER}[:ROLLOUTS][:z=Z][:rival=R]")
+            raise ValueError(f"{name!r} is not {TEACHER}[:ROLLOUTS][:z=Z][:rival=R][:field=F]")
         settings: dict[str, Any] = named_settings(name, named, NAMED)
         if parts:
             try:
@@ -118,8 +128,11 @@ class RoundRollout:
         self.visits[move] = 1.0
         return move
 
-    def round_awards(self, state: Any, legal: np.ndarray, seeds: np.ndarray) -> np.ndarray:
-        """``[move, rollout, seat]``: the coconuts each seat is awarded at the round's end."""
+    def round_awards(
+        self, state: Any, seat: int, legal: np.ndarray, seeds: np.ndarray
+    ) -> np.ndarray:
+        """``[move, rollout, seat]``: the coconuts each seat is awarded at the round's end
+        after ``seat``'s move."""
         from jungle_envs.core.compiled.twin import bind
         from jungle_envs.games.jungle_sweep.compiled.round_rollout import round_awards
 
@@ -127,7 +140,8 @@ class RoundRollout:
         legal = np.asarray(legal, dtype=np.int64)
         seeds = np.asarray(seeds, dtype=np.uint64)
         out = np.zeros((len(legal), len(seeds), self.game.num_players))
-        args = (row, legal, seeds, self.obs, self.mask, out)
+        args = (row, legal, np.int64(seat), np.int64(self.field_code), seeds, self.obs,
+                self.mask, out)  # fmt: skip
         if self.kernel is None:
             self.kernel = bind(round_awards, self.twin.cfg, *args)
         self.kernel(self.twin.cfg, *args)
@@ -137,7 +151,7 @@ class RoundRollout:
         """``seat``'s value of each legal move's rollouts, a row per move: its awards less
         ``rival`` x the mean of the leading opponents' (by the coconuts held so far)."""
         seeds = rng.integers(0, 2**63, size=self.rollouts)
-        awards = self.round_awards(state, legal, seeds)
+        awards = self.round_awards(state, seat, legal, seeds)
         players = self.game.num_players
         held = np.zeros(players)
         for monkey, coconuts in enumerate(state.coconuts):
@@ -149,7 +163,7 @@ class RoundRollout:
 
 def compare_with_heuristic(
     players: int, rollouts: int, z: float, rival: float, opponents: str, games: int,
-    seed: int, workers: int = 2,
+    seed: int, workers: int = 2, field: str = FIELD,
 ) -> dict[str, Any]:  # fmt: skip
     """The teacher and the heuristic in the same seats of the same games among
     ``opponents`` (``heuristic`` or ``random``): ``training.compare``'s paired differences."""
@@ -160,12 +174,12 @@ def compare_with_heuristic(
     from training.evaluate import run_evaluation
 
     env = gym.make(ENV_ID, num_players=players)
-    policy = RoundRollout(env.unwrapped.game, rollouts, z, rival)
+    policy = RoundRollout(env.unwrapped.game, rollouts, z, rival, field)
     env.close()
     mine = run_evaluation(ENV_ID, policy, opponents, games, players, seed, workers)
     base = run_evaluation(ENV_ID, "heuristic", opponents, games, players, seed, workers)
     return {"players": players, "rollouts": rollouts, "z": z, "rival": rival,
-            "opponents": opponents, "games": games, "seed": seed,
+            "field": field, "opponents": opponents, "games": games, "seed": seed,
             **compare_results(mine, base)}  # fmt: skip
 
 
@@ -177,6 +191,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rollouts", type=int, default=ROLLOUTS, help="rollouts per move")
     parser.add_argument("--z", type=float, default=Z, help="standard errors to overrule by")
     parser.add_argument("--rival", type=float, default=RIVAL, help="weight of the leader's")
+    parser.add_argument("--field", choices=("heuristic", "random"), default=FIELD,
+                        help="who plays the other seats in the rollouts")  # fmt: skip
     parser.add_argument("--opponents", choices=("heuristic", "random"), default="heuristic",
                         help="the other seats")  # fmt: skip
     parser.add_argument("--games", type=int, default=2000, help="paired games")
@@ -198,7 +214,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--workers must be at least 1, got {args.workers}")
     result = compare_with_heuristic(
         args.players, args.rollouts, args.z, args.rival, args.opponents, args.games,
-        args.seed, args.workers,
+        args.seed, args.workers, args.field,
     )  # fmt: skip
     if args.json:
         print(json.dumps(result, indent=2))
@@ -206,7 +222,7 @@ def main(argv: list[str] | None = None) -> None:
     cli.print_paired(
         f"Jungle Sweep {args.players}p among {args.opponents} players, {args.games} paired "
         f"games from seed {args.seed}, {args.rollouts} rollouts, z {args.z}, rival "
-        f"{args.rival}: round rollout", result,
+        f"{args.rival}, field {args.field}: round rollout", result,
     )  # fmt: skip
 
 

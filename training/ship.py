@@ -54,7 +54,7 @@ ALLSEAT_SETTINGS = ("seats", "seconds", "num_envs", "rollout", "learning_rate", 
 # The settings of a distillation (``training.distill``'s distill.json) the manifest keeps.
 DISTILL_SETTINGS = ("teacher", "rounds", "games", "beta", "epochs", "batch_size", "lr",
                     "target", "temperature", "min_share", "overruled_weight", "move_layers",
-                    "refit_layers", "opponents", "seed")  # fmt: skip
+                    "refit_layers", "opponents", "seed", "data")  # fmt: skip
 RUN_FILES = ("config.json", "run.json", "distill.json")
 
 

@@ -437,6 +437,16 @@ DISTILL_ARGS: dict[str, Rule] = {
     "refit_layers": integer(1),
     "workers": integer(1),
     "seed": integer(0, 2**31 - 1),
+    # the other seats of the stage's games, as training.distill --opponents takes them
+    "opponents": Rule(
+        "a built-in opponent name, one per seat (a,b,c) or a mixture {name: weight}",
+        lambda v: (isinstance(v, str) and bool(v)) or mixture(MIXABLE[:2]).ok(v),
+    ),
+    # earlier distill stages whose rounds the stage fits on as well (training.distill --data)
+    "data_from": Rule(
+        "a list of earlier distill stages' names",
+        lambda v: isinstance(v, list) and bool(v) and all(isinstance(n, str) for n in v),
+    ),
 }
 # what a training stage continues and may not change
 FIXED_BY_RECIPE = ("env", "players", "init", "stages", "tables")
@@ -447,6 +457,7 @@ def check_recipe_stages(config: dict[str, Any]) -> None:
     """Each later stage of the recipe: a name, and training.train overrides that give a valid
     config over this one, or training.allseat arguments of the right kinds."""
     names: set[str] = set()
+    teachers: dict[str, str] = {}  # the earlier distill stages' teachers, by stage name
     for i, stage in enumerate(config["stages"]):
         where = f"stages[{i}]"
         kinds = [kind for kind in STAGE_KINDS if isinstance(stage, dict) and kind in stage]
@@ -477,11 +488,9 @@ def check_recipe_stages(config: dict[str, Any]) -> None:
                     raise ConfigError(
                         f"{where}.{kind}.{key} must be {rules[key].allowed}, got {shown(value)}"
                     )
-            args = stage[kind]
-            if args.get("target") == "values" and not str(args.get("teacher", "")).startswith(
-                "round-rollout"
-            ):
-                raise ConfigError(f'{where}.distill: target "values" needs a round-rollout teacher')
+            if kind == "distill":
+                check_distill_stage(where, stage["distill"], teachers)
+                teachers[stage["name"]] = str(stage["distill"].get("teacher", "mcts:300"))
             continue
         if stage.get("select", "final") not in ("final", "validation"):
             raise ConfigError(f'{where}.select must be "final" or "validation"')
@@ -495,6 +504,28 @@ def check_recipe_stages(config: dict[str, Any]) -> None:
             check_config(trial)
         except ConfigError as exc:
             raise ConfigError(f"{where}.set: {exc}") from None
+
+
+def check_distill_stage(where: str, args: dict[str, Any], teachers: dict[str, str]) -> None:
+    """What a distill stage's arguments say together: a values target needs a teacher that
+    values moves, in the stage and in every earlier stage it takes data from."""
+    values = args.get("target") == "values"
+    if values and not str(args.get("teacher", "")).startswith("round-rollout"):
+        raise ConfigError(f'{where}.distill: target "values" needs a round-rollout teacher')
+    for name in args.get("data_from", []):
+        if name not in teachers:
+            raise ConfigError(
+                f"{where}.distill.data_from: {name!r} is not an earlier distill stage; "
+                f"earlier: {sorted(teachers) or 'none'}"
+            )
+        if values and not teachers[name].startswith("round-rollout"):
+            raise ConfigError(
+                f'{where}.distill.data_from: target "values" fits move values, and stage '
+                f"{name!r}'s teacher {teachers[name]!r} does not value moves"
+            )
+    spec = args.get("opponents")
+    if isinstance(spec, str):
+        check_opponent_names(f"{where}.distill.opponents", spec.split(","))
 
 
 class UsageExit(SystemExit, ValueError):

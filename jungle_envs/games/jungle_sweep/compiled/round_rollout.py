@@ -1,5 +1,6 @@
 """Rollouts to the end of a round on the twin (mirrors the reference's play of a round:
-``rules.py``'s steps with ``heuristic.py``'s choice in every seat), for the round-rollout
+``rules.py``'s steps with ``heuristic.py``'s choice in every seat, or in the rolling
+seat alone and a uniformly random legal move in the others), for the round-rollout
 teacher of ``training.round_rollout``.
 
 A round's coconut awards are decided by the order in which the broom sweeps the monkeys;
@@ -16,9 +17,14 @@ import numpy as np
 from jungle_envs.core.compiled.contract import CHANCE, TERMINAL
 from jungle_envs.core.compiled.jit import kernel
 from jungle_envs.core.compiled.rng import CHANCE_STREAM, uniform
+from jungle_envs.core.compiled.runner import random_legal
 from jungle_envs.games.jungle_sweep.compiled import rules
 from jungle_envs.games.jungle_sweep.compiled.heuristic import heuristic_action
 from jungle_envs.games.jungle_sweep.tables import DRAW_COCONUT, GAME_OVER
+
+# Who plays the other seats in a rollout: the field the teacher expects to face.
+FIELD_HEURISTIC, FIELD_RANDOM = 0, 1
+FIELDS = {"heuristic": FIELD_HEURISTIC, "random": FIELD_RANDOM}
 
 
 @kernel
@@ -29,10 +35,12 @@ def round_over(cfg, s, round_):
 
 
 @kernel
-def awards_of_round(cfg, row, action, streams, obs, mask, out):
-    """Apply ``action`` to a copy of ``row``, play the round out with the heuristic in every
-    seat and chance from ``streams``' chance stream, and add each seat's coconuts awarded
-    at the round's end to ``out`` (a seat owns monkey ``m`` when ``m % players`` is it)."""
+def awards_of_round(cfg, row, action, seat, field, streams, obs, mask, out):
+    """Apply ``action`` to a copy of ``row``, play the round out with the heuristic in
+    ``seat`` and in the others as ``field`` says (the heuristic, or a random legal move
+    from ``streams``' opponent stream), chance from its chance stream, and add each seat's
+    coconuts awarded at the round's end to ``out`` (a seat owns monkey ``m`` when
+    ``m % players`` is it)."""
     s = row.copy()
     round_ = s[cfg.round]
     rules.apply_action(cfg, s, action)
@@ -45,6 +53,9 @@ def awards_of_round(cfg, row, action, streams, obs, mask, out):
         if player == TERMINAL:
             break
         rules.legal_mask(cfg, s, mask)
+        if field == FIELD_RANDOM and player != seat:
+            rules.apply_action(cfg, s, random_legal(mask, streams))
+            continue
         # Jungle Sweep's heuristic reads the row (only what every seat sees), not ``obs``:
         # writing the observation would only cost time
         rules.apply_action(cfg, s, heuristic_action(cfg, s, player, obs, mask))
@@ -54,15 +65,15 @@ def awards_of_round(cfg, row, action, streams, obs, mask, out):
 
 
 @kernel
-def round_awards(cfg, row, legal, seeds, obs, mask, out):
-    """``out[i, k, seat]``: the coconuts ``seat`` is awarded when the round of ``row`` is
-    played out after move ``legal[i]`` (``awards_of_round``); rollout ``k`` of every move
-    draws its chance from the same stream, seeded by ``seeds[k]``, so moves are compared
-    on the same dice as far as their play allows."""
+def round_awards(cfg, row, legal, seat, field, seeds, obs, mask, out):
+    """``out[i, k, p]``: the coconuts seat ``p`` is awarded when the round of ``row`` is
+    played out after ``seat``'s move ``legal[i]`` (``awards_of_round``); rollout ``k`` of
+    every move draws its chance and random moves from the same streams, seeded by
+    ``seeds[k]``, so moves are compared on the same luck as far as their play allows."""
     out[:] = 0.0
     streams = np.zeros(2, dtype=np.uint64)
     for k in range(seeds.shape[0]):
         for i in range(legal.shape[0]):
             streams[0] = seeds[k]
             streams[1] = seeds[k]
-            awards_of_round(cfg, row, legal[i], streams, obs, mask, out[i, k])
+            awards_of_round(cfg, row, legal[i], seat, field, streams, obs, mask, out[i, k])
