@@ -43,10 +43,7 @@ def test_the_recipe_s_later_stages_continue_the_model_before_and_the_manifest_ke
         {"name": "self-play", "allseat": {"seats": "learner,snapshot", "steps": 256,
                                           "num_envs": 8, "rollout": 256, "batch_size": 128}},
     ]  # fmt: skip
-    tiny = [*TINY, "imitate.rounds=0", f"stages={json.dumps(stages)}"]
-    argv = ["--game", "JungleSweep", "--players", "2", "--select", "2", "--workers", "1",
-            "--out", str(out)] + [arg for value in tiny for arg in ("--set", value)]  # fmt: skip
-    record = agent.main(argv)
+    record = agent.main(later_stages_argv(out, stages))
     assert [stage["name"] for stage in record["stages"]] == ["more", "self-play"]
     assert record["selected"] == "stage-2-self-play/model.zip"
     more = json.loads((out / "stage-1-more" / "config.json").read_text())
@@ -63,14 +60,18 @@ def test_the_recipe_s_later_stages_continue_the_model_before_and_the_manifest_ke
     assert first["selected"]["validation_games"] == 2 and first["continued_from"] is None
 
 
+def later_stages_argv(out, stages: list[dict]) -> list[str]:
+    """training.agent's arguments for a tiny 2-player Jungle Sweep run, then ``stages``."""
+    tiny = [*TINY, "imitate.rounds=0", f"stages={json.dumps(stages)}"]
+    return ["--game", "JungleSweep", "--players", "2", "--select", "2", "--workers", "1",
+            "--out", str(out)] + [arg for value in tiny for arg in ("--set", value)]  # fmt: skip
+
+
 def test_a_distill_stage_fits_the_model_before_to_its_teacher_and_ships_it(tmp_path):
     out = tmp_path / "run"
     stages = [{"name": "distill", "distill": {"teacher": "rollout:2", "rounds": 1, "games": 2,
                                               "workers": 1, "epochs": 1, "seed": 3}}]  # fmt: skip
-    tiny = [*TINY, "imitate.rounds=0", f"stages={json.dumps(stages)}"]
-    argv = ["--game", "JungleSweep", "--players", "2", "--select", "2", "--workers", "1",
-            "--out", str(out)] + [arg for value in tiny for arg in ("--set", value)]  # fmt: skip
-    record = agent.main(argv)
+    record = agent.main(later_stages_argv(out, stages))
     assert record["selected"] == "stage-1-distill/model.zip"
     log = json.loads((out / "stage-1-distill" / "distill.json").read_text())
     assert log["settings"]["init"].endswith("stage-shipped/JungleSweep-2p.zip")
@@ -95,10 +96,7 @@ def test_a_distill_stage_fits_an_earlier_stage_s_rounds_too_against_its_own_oppo
               "opponents": {"random": 1.0}, "data_from": ["heuristic-field"]}  # fmt: skip
     stages = [{"name": "heuristic-field", "distill": first},
               {"name": "random-field", "distill": second}]  # fmt: skip
-    tiny = [*TINY, "imitate.rounds=0", f"stages={json.dumps(stages)}"]
-    argv = ["--game", "JungleSweep", "--players", "2", "--select", "2", "--workers", "1",
-            "--out", str(out)] + [arg for value in tiny for arg in ("--set", value)]  # fmt: skip
-    record = agent.main(argv)
+    record = agent.main(later_stages_argv(out, stages))
     assert record["selected"] == "stage-2-random-field/model.zip"
     earlier = json.loads((out / "stage-1-heuristic-field" / "distill.json").read_text())
     log = json.loads((out / "stage-2-random-field" / "distill.json").read_text())
