@@ -201,6 +201,33 @@ def test_the_ladder_takes_search_opponents_by_budget(tmp_path, capsys):
     assert exc.value.code == 2 and "mcts:zero" in capsys.readouterr().err
 
 
+def test_the_ladder_replaces_only_the_tables_it_played(tmp_path):
+    page = tmp_path / "results.md"
+    kept = "**JungleSweep, 4 players** (9 games per pair)\n\n| policy | Elo |\n| kept | 1 |\n"
+    stale = "**TropicRace, 2 players** (9 games per pair)\n\n| policy | Elo |\n| stale | 1 |\n"
+    last = "**SpankTheMonkey, 4 players** (9 games per pair)\n\n| last | 1 |\n"
+    page.write_text(f"intro\n{ladder.START}\n{kept}\n{stale}\n{last}{ladder.END}\nend\n")
+    argv = ["--game", "TropicRace", "--players", "2", "--games", "4", "--runs", str(tmp_path),
+            "--checkpoints", "0", "--write", str(page)]  # fmt: skip
+    body = ladder.main(argv)
+    text = page.read_text()
+    assert "| stale |" not in text and "| kept |" in text and "| last |" in text
+    # the new table stands where the stale one stood, between the two it did not touch
+    assert text.index("| kept |") < text.index(body) < text.index("| last |")
+    assert text.startswith(f"intro\n{ladder.START}\n") and text.endswith(f"{ladder.END}\nend\n")
+    assert ladder.blocks_of(ladder.section_body(page)).keys() == {
+        ("JungleSweep", 4),
+        ("TropicRace", 2),
+        ("SpankTheMonkey", 4),
+    }
+    body = ladder.main([*argv, "--replace"])
+    assert page.read_text() == f"intro\n{ladder.START}\n{body}{ladder.END}\nend\n"
+    # a table never played before goes last
+    merged = ladder.merge_blocks(kept + "\n" + stale, [last])
+    assert list(ladder.blocks_of(merged)) == [("JungleSweep", 4), ("TropicRace", 2),
+                                              ("SpankTheMonkey", 4)]  # fmt: skip
+
+
 def test_every_game_ships_an_agent_at_4_and_2_players():
     expected = {
         agents.agent_name(env_id.split("/")[1].removesuffix("-v0"), players)

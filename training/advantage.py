@@ -44,7 +44,7 @@ import numpy as np
 
 from jungle_envs.core.files import atomic_write_text
 from training import cli
-from training.validate import fail
+from training.cli import fail
 
 SEED_BASE = 2_000_000
 KEYS = ("obs", "masks", "values", "heuristic", "returns", "seat")

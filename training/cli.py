@@ -1,13 +1,14 @@
 """What the command-line tools of ``training`` and ``benchmarks`` share: a parser whose usage
 names ``python -m <module>`` and whose help shows every default, an ``--env`` type that takes
-short ids, and progress bars on stderr."""
+short ids, progress bars on stderr, and the one-line failure (exit status 2) of a bad
+argument or model file."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Iterable, Iterator
-from typing import TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from jungle_envs.core.registry import resolve_env_id
 
@@ -89,3 +90,30 @@ def print_paired(headline: str, result: dict) -> None:
     (w_low, w_high), (m_low, m_high) = wins["ci95"], margin["ci95"]
     print(f"wins {wins['mean']:+.3f} ({w_low:+.3f}...{w_high:+.3f}), "
           f"margin {margin['mean']:+.2f} ({m_low:+.2f}...{m_high:+.2f})")  # fmt: skip
+
+
+class UsageExit(SystemExit, ValueError):
+    """Exit status 2 after a one-line reason on stderr; also a ValueError, which is what
+    callers of the scripts' ``main`` caught for a bad option before."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.code = 2
+
+
+def fail(message: str) -> NoReturn:
+    print(message, file=sys.stderr)
+    raise UsageExit(message)
+
+
+def load_model_or_fail(path: Any) -> Any:
+    """The MaskablePPO model at ``path`` on the CPU; a missing file or one that is not such
+    a model fails in one line."""
+    from sb3_contrib import MaskablePPO  # here: validating options must not import torch
+
+    if not path.is_file():
+        fail(f"no model at {path}")
+    try:
+        return MaskablePPO.load(path, device="cpu")
+    except Exception as exc:  # not a zip, another algorithm's file, a truncated save
+        fail(f"{path} is not a MaskablePPO model: {exc}")

@@ -26,8 +26,9 @@ from typing import Any
 import jungle_envs
 from jungle_envs.evaluation import EvaluationResult
 from training import cli
+from training.cli import fail
 from training.evaluate import parse_options, run_evaluation
-from training.validate import check_policy_name, fail
+from training.validate import check_policy_name
 
 
 def paired_difference(values: list[float]) -> dict[str, Any]:

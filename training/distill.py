@@ -53,6 +53,7 @@ import numpy as np
 
 from jungle_envs.core.files import atomic_write_text
 from training import cli
+from training.cli import fail
 from training.config import ConfigError, load_config
 from training.imitate import first_opponents
 from training.move_targets import TARGETS, TEMPERATURE, move_targets
@@ -63,7 +64,7 @@ from training.search_data import (
     check_jungle_sweep_teacher,
     search_data,
 )
-from training.validate import check_config, fail, split_opponents
+from training.validate import check_config, split_opponents
 
 
 def policy_outputs(policy: Any, obs: Any, masks: np.ndarray) -> tuple[Any, Any]:

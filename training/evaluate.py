@@ -33,8 +33,9 @@ from jungle_envs.evaluation import (
 )
 from jungle_envs.maskable_ppo import is_model, trained_on
 from training import cli
+from training.cli import fail
 from training.config import parse_value
-from training.validate import check_policy_name, fail
+from training.validate import check_policy_name
 
 
 def _run(job: tuple) -> EvaluationResult:

@@ -30,7 +30,7 @@ from sb3_contrib import MaskablePPO
 from jungle_envs.maskable_ppo import trained_on
 from training import cli
 from training.allseat import AllSeatTrainer, parse_seats, run_options
-from training.validate import fail, load_model_or_fail
+from training.cli import fail, load_model_or_fail
 
 
 def loss_gradients(model: MaskablePPO, buffer: Any) -> dict[str, Any]:

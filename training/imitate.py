@@ -33,10 +33,11 @@ import jungle_envs
 from jungle_envs.core.files import atomic_write_text
 from jungle_envs.sb3 import CompiledVecEnv
 from training import cli
+from training.cli import fail
 from training.common import POOL, built_in, mark_trained_on, new_model, policy_setup, torch_threads
 from training.config import ConfigError, load_config
 from training.selfplay import atomic_save
-from training.validate import check_config, fail, split_opponents
+from training.validate import check_config, split_opponents
 
 
 class Dataset:

@@ -2,7 +2,7 @@
 
     python -m training.ladder [--game JungleSweep ...] [--players 4 2] [--games 200]
         [--runs runs/train] [--checkpoints 3] [--search mcts:100 mcts:1000] [--workers 2]
-        [--write docs/results.md] [--section ladder]
+        [--write docs/results.md] [--section ladder] [--replace]
 
 For each game and player count it runs a round-robin tournament (``training.tournament``:
 seats alternating between the two policies of a pair, Bradley-Terry ratings on the Elo
@@ -12,6 +12,10 @@ trained in (``RUNS/<Game>-<N>p``, when that folder exists) and the IS-MCTS oppon
 each ``--search`` budget (``mcts:SIMULATIONS``, ``jungle_envs.search``). ``--write``
 replaces a section of a markdown page with the tables: the one between
 ``<!-- SECTION:start -->`` and ``<!-- SECTION:end -->``, ``--section ladder`` unless told.
+Only the tables of the games and player counts just played are replaced there, so one
+game's ladder can be rebuilt without replaying the others' hours of games; the other
+tables stay where they are, and a new one goes last. ``--replace`` writes the section
+anew with only the tables just played.
 """
 
 from __future__ import annotations
@@ -124,6 +128,37 @@ def markdown(game: str, players: int, games: int, result: Tournament) -> str:
     return "\n".join(lines) + "\n"
 
 
+BLOCK_HEAD = re.compile(r"^\*\*(\w+), (\d+) players\*\*", re.M)
+
+
+def blocks_of(body: str) -> dict[tuple[str, int], str]:
+    """A section's tables by (game, players), in page order; text outside a table's block
+    (before the first heading) is not a table and is left out."""
+    heads = list(BLOCK_HEAD.finditer(body))
+    out = {}
+    for k, head in enumerate(heads):
+        stop = heads[k + 1].start() if k + 1 < len(heads) else len(body)
+        out[(head.group(1), int(head.group(2)))] = body[head.start() : stop].rstrip("\n") + "\n"
+    return out
+
+
+def merge_blocks(old_body: str, new_blocks: list[str]) -> str:
+    """The section's tables with those just played in their places: a table of the same
+    game and player count is replaced where it stands, any other new one goes last."""
+    merged = blocks_of(old_body)
+    for block in new_blocks:
+        merged.update(blocks_of(block))
+    return "\n".join(merged.values())
+
+
+def section_body(page: Path, start: str = START, end: str = END) -> str:
+    """What lies between the page's ``start`` and ``end`` markers, or "" without them."""
+    text = page.read_text() if page.is_file() else ""
+    if start not in text or end not in text:
+        return ""
+    return text.split(start, 1)[1].split(end, 1)[0].lstrip("\n")
+
+
 def write_section(page: Path, body: str, start: str = START, end: str = END) -> None:
     """Replace what lies between the page's ``start`` and ``end`` markers with ``body``."""
     text = page.read_text()
@@ -159,6 +194,12 @@ def main(argv: list[str] | None = None) -> str:
         default="ladder",
         help="the section --write replaces: <!-- SECTION:start --> to <!-- SECTION:end -->",
     )
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="write the section anew with only these tables (default: replace only the "
+        "tables of the games and player counts played, keep the others)",
+    )
     cli.add_quiet(parser)
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -192,7 +233,9 @@ def main(argv: list[str] | None = None) -> str:
             blocks.append(block)
     body = "\n".join(blocks)
     if args.write:
-        write_section(args.write, body, *markers(args.section))
+        section = markers(args.section)
+        kept = "" if args.replace else section_body(args.write, *section)
+        write_section(args.write, merge_blocks(kept, blocks), *section)
     return body
 
 

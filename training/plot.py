@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from training import cli
-from training.validate import fail
+from training.cli import fail
 
 
 def training_curve(run: Path) -> tuple[list[float], list[float]]:

@@ -14,9 +14,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from training import cli
+from training.cli import load_model_or_fail
 from training.common import sharpen_logits
 from training.selfplay import atomic_save
-from training.validate import load_model_or_fail
 
 
 def main(argv: list[str] | None = None) -> Path:

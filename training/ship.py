@@ -28,8 +28,8 @@ from sb3_contrib import MaskablePPO
 
 from jungle_envs import agents
 from training import cli
+from training.cli import fail
 from training.selfplay import atomic_save, atomic_write_text
-from training.validate import fail
 
 # What a model keeps only to go on training: the last batch of observations and episode
 # statistics (for the largest observation, more than the network itself).

@@ -31,6 +31,7 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.logger import configure
 
 from training import cli
+from training.cli import fail
 from training.common import (
     make_vec_env,
     mark_trained_on,
@@ -43,7 +44,7 @@ from training.common import (
 from training.config import DEFAULTS, ConfigError, load_config, merge, read_config_file
 from training.plot import plot_run
 from training.selfplay import SnapshotCallback, SnapshotPool, atomic_save, atomic_write_text
-from training.validate import check_config, fail, split_opponents
+from training.validate import check_config, split_opponents
 
 PACKAGES = ("jungle-envs", "gymnasium", "numpy", "torch", "stable-baselines3", "sb3-contrib")
 
