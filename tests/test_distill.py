@@ -142,6 +142,26 @@ def test_a_deepened_student_starts_as_its_init_and_keeps_its_layers(tmp_path):
     assert record["rounds"][0]["agreement_before"] == round(distill.agreement(first.model, data), 4)
 
 
+def test_a_model_plays_the_other_seats_when_named_and_the_games_repeat(tmp_path, small_model):
+    def run(name, opponents):
+        out = tmp_path / name
+        distill.main(["--env", ENV, "--init", str(small_model), "--teacher", "mcts:10",
+                      "--games", "3", "--epochs", "1", "--workers", "1", "--opponents",
+                      opponents, "--seed", "4", "--out", str(out)])  # fmt: skip
+        record = json.loads((out / "distill.json").read_text())
+        return record["settings"]["opponents"], dict(np.load(out / "round-0.npz"))
+
+    named, by_model = run("model", str(small_model))
+    _, again = run("model-again", str(small_model))
+    _, by_random = run("random", "random")
+    assert named == str(small_model)
+    for key in ("obs", "masks", "visits", "returns"):  # same seed, same opponents: same games
+        assert np.array_equal(by_model[key], again[key]), key
+    # the same seeds against random players are other games: the model did play the seats
+    assert len(by_model["obs"]) != len(by_random["obs"]) or not np.array_equal(
+        by_model["obs"], by_random["obs"])  # fmt: skip
+
+
 def test_a_refit_fits_a_deepened_init_on_every_rounds_data(tmp_path):
     import torch
 
@@ -223,7 +243,7 @@ def test_distill_collects_search_targets_and_saves_a_model_that_plays(tmp_path, 
         (["--move-layers", "2"], "only a model with the move-scoring policy"),
         (["--refit-layers", "0"], "--refit-layers must be >= 1"),
         (["--refit-layers", "2"], "--refit-layers: only a model with the move-scoring"),
-        (["--opponents", "ppo"], "--opponents: built-in policies (random, heuristic)"),
+        (["--opponents", "nobody"], "--opponents:"),
         (["--opponents", "{bad"], "--opponents: not a JSON mixture"),
         (["--opponents", "random,random,random"], "--opponents:"),
     ],

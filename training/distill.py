@@ -12,14 +12,15 @@ the round rollouts of ``training.round_rollout``
         [--lr 0.0003] [--batch-size 256] [--workers 2] [--seed 0]
         [--target visits|best|values] [--temperature 0.05] [--min-share 0]
         [--overruled-weight 1] [--move-layers N] [--refit-layers N]
-        [--opponents random|'{"heuristic": 0.5, "random": 0.5}']
+        [--opponents random|'{"heuristic": 0.5, "random": 0.5}'|ppo|MODEL.zip]
         [--out runs/distill/<Game>-<N>p]
 
 ``--init`` is the model to improve (e.g. the run's imitation model, or a shipped agent);
 it keeps its network (``--move-layers`` deepens its move scorer first, without changing
 what it plays: ``jungle_envs.move_policy.deepen``) and env options. Each round plays
 ``--games`` games on worker processes against the config's first opponents (or
-``--opponents``, built-in players): at every decision of the learner's seat
+``--opponents``: built-in players, or a trained agent in every other seat, ``ppo`` or a
+model's path, which makes the games self-play): at every decision of the learner's seat
 the search is asked (``--teacher``, any ``mcts`` or ``rollout`` name) and its share of
 root visits per move is kept as the target (the rollout and broom teachers': their move); the
 search's move is played with probability ``--beta``, the model's own (sampled) move
@@ -153,11 +154,12 @@ def distill(
     seed: int = 0, data: list[Path] | None = None, quiet: bool = True,
     target: str = "visits", min_share: float = 0.0, overruled_weight: float = 1.0,
     move_layers: int | None = None, refit_layers: int | None = None,
-    temperature: float = TEMPERATURE,
+    temperature: float = TEMPERATURE, opponents: Any = None,
 ) -> Path:  # fmt: skip
     """Rounds of search data and fits, starting from ``init``; saves ``out/model.zip``
     (with ``refit_layers``: ``init`` deepened to that many layers and fitted on all the
-    rounds' data)."""
+    rounds' data). ``opponents`` plays the other seats (None: the config's first built-in
+    ones)."""
     import torch
 
     from training.common import torch_threads
@@ -171,7 +173,7 @@ def distill(
     for r in range(rounds):
         began = time.perf_counter()
         part = search_data(config, players, student, teacher, games, beta, workers, seed, r,
-                           quiet)  # fmt: skip
+                           quiet, opponents)  # fmt: skip
         np.savez_compressed(out / f"round-{r}.npz", **part)
         parts.append(part)
         searched = time.perf_counter()
@@ -222,7 +224,8 @@ def distill(
                 "target": target, "temperature": temperature, "min_share": min_share,
                 "overruled_weight": overruled_weight,
                 "move_layers": move_layers, "refit_layers": refit_layers,
-                "opponents": first_opponents(config), "seed": seed,
+                "opponents": first_opponents(config) if opponents is None else opponents,
+                "seed": seed,
                 "data": [str(p) for p in data or []]}  # fmt: skip
     record = {"env": config["env"], "players": players, "settings": settings, "rounds": log,
               "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
@@ -279,9 +282,10 @@ def parse_args(argv: list[str] | None = None):
                         help="end by fitting --init, deepened to this many layers, on every "
                         "round's data (None: the last round's student is the result)")  # fmt: skip
     parser.add_argument("--opponents", default=None,
-                        help="the other seats: a built-in name, one per seat (a,b,c) or a "
-                        "mixture as JSON ({\"heuristic\": 0.5, \"random\": 0.5}); None: the "
-                        "config's first opponents")  # fmt: skip
+                        help="the other seats: a name the env takes (random, heuristic, ppo, a "
+                        "model's path), one per seat (a,b,c) or a mixture as JSON "
+                        "({\"heuristic\": 0.5, \"random\": 0.5}); None: the config's first "
+                        "opponents")  # fmt: skip
     parser.add_argument("--workers", type=int, default=2, help="processes playing games")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games (see above)")
     parser.add_argument("--data", type=Path, nargs="*", default=[],
@@ -343,9 +347,11 @@ def run_config(env_id: str, init: Path, players: int | None = None) -> tuple[dic
     return config, players or made.get("num_players") or config["players"]
 
 
-def with_opponents(config: dict[str, Any], players: int, spec: str) -> dict[str, Any]:
-    """``config`` whose games are played against ``spec`` (see ``--opponents``); a spec the
-    env does not take is refused as one line."""
+def with_opponents(players: int, env_id: str, spec: str) -> Any:
+    """The other seats' players of ``--opponents``: built-in names, a mixture, or models
+    (``ppo``, a model's path: the games are then played among copies of a trained agent,
+    self-play for the learner's seat); a spec the env does not take is refused as one
+    line."""
     import gymnasium
 
     import jungle_envs  # noqa: F401  (registers the envs)
@@ -354,13 +360,11 @@ def with_opponents(config: dict[str, Any], players: int, spec: str) -> dict[str,
         opponents = json.loads(spec) if spec.lstrip().startswith("{") else split_opponents(spec)
     except json.JSONDecodeError as exc:
         fail(f"distill: error: --opponents: not a JSON mixture: {exc}")
-    if first_opponents({"curriculum": [], "opponents": opponents}) != opponents:
-        fail(f"distill: error: --opponents: built-in policies (random, heuristic), got {spec}")
     try:
-        gymnasium.make(config["env"], num_players=players, opponents=opponents).close()
-    except (ValueError, TypeError) as exc:
+        gymnasium.make(env_id, num_players=players, opponents=opponents).close()
+    except (ValueError, TypeError, FileNotFoundError) as exc:
         fail(f"distill: error: --opponents: {exc}")
-    return {**config, "opponents": opponents, "curriculum": []}
+    return opponents
 
 
 def main(argv: list[str] | None = None) -> Path:
@@ -378,8 +382,9 @@ def main(argv: list[str] | None = None) -> Path:
             (Rollout if args.teacher.startswith("rollout") else MCTS).from_name(args.teacher)
     except ValueError as exc:
         fail(f"distill: error: --teacher: {exc}")
+    opponents = None
     if args.opponents is not None:
-        config = with_opponents(config, players, args.opponents)
+        opponents = with_opponents(players, config["env"], args.opponents)
     for flag, layers in (("--move-layers", args.move_layers),
                          ("--refit-layers", args.refit_layers)):  # fmt: skip
         if layers is not None:  # refused before any game is played
@@ -395,7 +400,7 @@ def main(argv: list[str] | None = None) -> Path:
         lr=args.lr, workers=args.workers, seed=args.seed, data=args.data, quiet=False,
         target=args.target, min_share=args.min_share, overruled_weight=args.overruled_weight,
         move_layers=args.move_layers, refit_layers=args.refit_layers,
-        temperature=args.temperature,
+        temperature=args.temperature, opponents=opponents,
     )  # fmt: skip
     print(f"model: {model}")
     return model

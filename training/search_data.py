@@ -91,12 +91,16 @@ def make_teacher(teacher: str, game: Any) -> Any:
 def search_data(
     config: dict[str, Any], players: int, student: Path, teacher: str, games: int,
     beta: float, workers: int, seed: int, round_: int, quiet: bool = True,
+    opponents: Any = None,
 ) -> dict[str, np.ndarray]:  # fmt: skip
     """One round of search data over ``workers`` processes (the result does not depend
-    on their number: every game has its own seed)."""
+    on their number: every game has its own seed); ``opponents`` play the other seats
+    (None: the config's first built-in ones)."""
+    if opponents is None:
+        opponents = first_opponents(config)
     chunks = [list(range(k, min(k + 4, games))) for k in range(0, games, 4)]
     gamma = config["ppo"]["gamma"]
-    jobs = [(config["env"], players, config["env_options"], first_opponents(config), teacher,
+    jobs = [(config["env"], players, config["env_options"], opponents, teacher,
              str(student), beta, gamma, seed, round_, chunk) for chunk in chunks]  # fmt: skip
     if workers <= 1:
         parts = list(cli.progress(map(_play, jobs), len(jobs), "search games", quiet))
