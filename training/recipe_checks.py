@@ -65,7 +65,8 @@ DISTILL_ARGS: dict[str, Rule] = {
     "seed": integer(0, 2**31 - 1),
     # the other seats of the stage's games, as training.distill --opponents takes them
     "opponents": Rule(
-        "a built-in opponent name, one per seat (a,b,c) or a mixture {name: weight}",
+        "an opponent name (built-in, ppo, a model path), one per seat (a,b,c), or a "
+        "built-in mixture {name: weight}",
         lambda v: (isinstance(v, str) and bool(v)) or mixture(MIXABLE[:2]).ok(v),
     ),
     # earlier distill stages whose rounds the stage fits on as well (training.distill --data)
